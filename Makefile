@@ -1,0 +1,29 @@
+# keccakx — top-level entry points. `make demo` and `make test` are the two
+# commands the README promises; each installs what it needs itself.
+# Areas (hardware, finalists, python, gpu...) add their own targets in mk/*.mk
+# and register test targets by appending to TEST_TARGETS.
+
+SHELL := /bin/bash
+CARGO ?= cargo
+PYTHON ?= python3
+TEST_TARGETS :=
+BENCH_TARGETS :=
+
+.PHONY: all demo test bench deps-rust test-rust
+
+all: test
+
+include $(sort $(wildcard mk/*.mk))
+
+deps-rust:
+	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs)"; exit 1; }
+
+test-rust: deps-rust
+	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
+
+TEST_TARGETS := test-rust $(TEST_TARGETS)
+
+test: $(TEST_TARGETS)
+	@echo "make test: all suites passed ($(TEST_TARGETS))"
+
+bench: $(BENCH_TARGETS)

@@ -1,0 +1,1 @@
+//! placeholder: being built in this session
