@@ -1,0 +1,125 @@
+//! Cutting a stream into fixed-size chunks whose chaining values are
+//! computed independently on the engine (KT leaves, ParallelHash blocks).
+//! Written once; the modes only say what a chunk is and where CVs go.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::engine::{self, LaneSpec};
+use crate::sponge::ByteSponge;
+
+/// Bytes of whole chunks gathered before one engine call when input arrives
+/// in small pieces; large enough for every SIMD lane and thread.
+const BATCH_BYTES: usize = 256 * 1024;
+/// Chunks hashed per engine call when input arrives in one big piece: keeps
+/// the chaining-value scratch bounded (a 10 GB mmap is not one call).
+const MAX_CHUNKS_PER_CALL: usize = 4096;
+
+/// Hashes chunk after chunk; hands chaining values to a sink in order.
+#[derive(Clone)]
+pub(crate) struct ChunkHasher {
+    spec: LaneSpec,
+    chunk_len: usize,
+    cv_len: usize,
+    /// Small chunks: queued bytes (whole chunks, then a partial one).
+    buf: Vec<u8>,
+    /// Large chunks: the chunk being filled, and how much it has.
+    partial: Option<(ByteSponge, usize)>,
+    /// Chaining values emitted so far.
+    count: u64,
+}
+
+impl ChunkHasher {
+    pub fn new(spec: LaneSpec, chunk_len: usize, cv_len: usize) -> Self {
+        debug_assert!(chunk_len > 0);
+        ChunkHasher { spec, chunk_len, cv_len, buf: Vec::new(), partial: None, count: 0 }
+    }
+
+    /// Number of chunks (chaining values) so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    fn small(&self) -> bool {
+        self.chunk_len <= BATCH_BYTES / 4
+    }
+
+    fn batch_len(&self) -> usize {
+        BATCH_BYTES / self.chunk_len * self.chunk_len
+    }
+
+    /// Hash `data` as consecutive chunks (the last may be short) on the engine.
+    fn hash_chunks(&mut self, data: &[u8], sink: &mut dyn FnMut(&[u8])) {
+        let mut cvs = Vec::new();
+        let mut pieces: Vec<&[u8]> = Vec::new();
+        for group in data.chunks(self.chunk_len * MAX_CHUNKS_PER_CALL) {
+            pieces.clear();
+            pieces.extend(group.chunks(self.chunk_len));
+            cvs.resize(pieces.len() * self.cv_len, 0);
+            engine::hash_many(&self.spec, &pieces, self.cv_len, &mut cvs);
+            sink(&cvs);
+            self.count += pieces.len() as u64;
+        }
+    }
+
+    pub fn update(&mut self, mut data: &[u8], sink: &mut dyn FnMut(&[u8])) {
+        if self.small() {
+            if !self.buf.is_empty() {
+                let take = (self.batch_len() - self.buf.len()).min(data.len());
+                self.buf.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                if self.buf.len() < self.batch_len() {
+                    return;
+                }
+                let buf = core::mem::take(&mut self.buf);
+                self.hash_chunks(&buf, sink);
+                self.buf = buf;
+                self.buf.clear();
+            }
+        } else if let Some((mut s, filled)) = self.partial.take() {
+            let take = (self.chunk_len - filled).min(data.len());
+            s.absorb(&data[..take]);
+            data = &data[take..];
+            if filled + take < self.chunk_len {
+                self.partial = Some((s, filled + take));
+                return;
+            }
+            let mut cv = vec![0u8; self.cv_len];
+            s.pad_delimited(self.spec.delimited_suffix);
+            s.squeeze(&mut cv);
+            sink(&cv);
+            self.count += 1;
+        }
+        // Whole chunks straight from the caller's buffer: no copy.
+        let whole = data.len() / self.chunk_len * self.chunk_len;
+        if whole > 0 {
+            self.hash_chunks(&data[..whole], sink);
+            data = &data[whole..];
+        }
+        if data.is_empty() {
+            return;
+        }
+        if self.small() {
+            self.buf.extend_from_slice(data);
+        } else {
+            let mut s = ByteSponge::new(self.spec.rate_bytes, self.spec.rounds);
+            s.absorb(data);
+            self.partial = Some((s, data.len()));
+        }
+    }
+
+    /// Hash what is left (a last, possibly short, chunk); no empty chunk.
+    pub fn finish(&mut self, sink: &mut dyn FnMut(&[u8])) {
+        if !self.buf.is_empty() {
+            let buf = core::mem::take(&mut self.buf);
+            self.hash_chunks(&buf, sink);
+        }
+        if let Some((mut s, _)) = self.partial.take() {
+            let mut cv = vec![0u8; self.cv_len];
+            s.pad_delimited(self.spec.delimited_suffix);
+            s.squeeze(&mut cv);
+            sink(&cv);
+            self.count += 1;
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! keccakx: the whole Keccak family with one golden model and fast engines.
+//!
+//! Layers (bottom up): [`permutation`] (Keccak-p, golden and fast),
+//! [`sponge`] (Keccak[r, c] on any width), [`engine`] (many independent
+//! sponges at once), then the modes: [`fips202`], [`keccak`],
+//! [`sp800_185`], [`rfc9861`], [`tree_li`].
+//!
+//! ```
+//! use keccakx::fips202::Sha3_256;
+//! let mut h = Sha3_256::new();
+//! h.update(b"ab");
+//! h.update(b"c");
+//! assert_eq!(h.finalize(), Sha3_256::digest(b"abc"));
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+extern crate alloc;
+
+mod chunked;
+pub mod engine;
+mod error;
+mod fixed;
+pub mod fips202;
+pub mod keccak;
+pub mod permutation;
+pub mod rfc9861;
+pub mod sp800_185;
+pub mod sponge;
+
+pub use error::{Error, Result};
+
+/// Constant-time equality of two byte strings (length is not secret).
+pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut d = 0u8;
+    for (x, y) in a.iter().zip(b) {
+        d |= x ^ y;
+    }
+    // Keep the compiler from short-circuiting the loop.
+    core::hint::black_box(d) == 0
+}

@@ -1,0 +1,304 @@
+//! NIST SP 800-185: cSHAKE, KMAC, TupleHash, ParallelHash (and their XOFs).
+//!
+//! Each function is one generic core parameterised by the rate (168 bytes for
+//! the 128-bit functions, 136 for the 256-bit ones); the public types are
+//! thin names over it.
+
+use alloc::vec::Vec;
+
+use crate::chunked::ChunkHasher;
+use crate::engine::LaneSpec;
+use crate::error::{Error, Result};
+use crate::sponge::{ByteSponge, XofReader};
+
+/// An integer encoding from SP 800-185 §2.3.1 (at most 17 bytes here).
+#[derive(Clone, Copy, Debug)]
+pub struct Encoded {
+    buf: [u8; 17],
+    len: usize,
+}
+
+impl AsRef<[u8]> for Encoded {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+fn be_bytes(x: u128) -> ([u8; 16], usize) {
+    let b = x.to_be_bytes();
+    let n = (16 - (x.leading_zeros() / 8) as usize).max(1);
+    (b, n)
+}
+
+/// left_encode(x): the byte count, then x big-endian in that many bytes.
+pub fn left_encode(x: u128) -> Encoded {
+    let (b, n) = be_bytes(x);
+    let mut buf = [0u8; 17];
+    buf[0] = n as u8;
+    buf[1..=n].copy_from_slice(&b[16 - n..]);
+    Encoded { buf, len: n + 1 }
+}
+
+/// right_encode(x): x big-endian in the fewest bytes, then the byte count.
+pub fn right_encode(x: u128) -> Encoded {
+    let (b, n) = be_bytes(x);
+    let mut buf = [0u8; 17];
+    buf[..n].copy_from_slice(&b[16 - n..]);
+    buf[n] = n as u8;
+    Encoded { buf, len: n + 1 }
+}
+
+/// encode_string(S) = left_encode(bit length of S) || S.
+pub fn encode_string(s: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(s.len() + 17);
+    v.extend_from_slice(left_encode(bit_len(s.len())).as_ref());
+    v.extend_from_slice(s);
+    v
+}
+
+/// bytepad(X, w) = left_encode(w) || X, zero-padded to a multiple of w bytes.
+pub fn bytepad(x: &[u8], w: usize) -> Vec<u8> {
+    assert!(w > 0, "bytepad: w must be positive");
+    let mut v = Vec::with_capacity(x.len() + w + 17);
+    v.extend_from_slice(left_encode(w as u128).as_ref());
+    v.extend_from_slice(x);
+    while v.len() % w != 0 {
+        v.push(0);
+    }
+    v
+}
+
+fn bit_len(bytes: usize) -> u128 {
+    bytes as u128 * 8
+}
+
+/// Delimited suffixes: cSHAKE's 00 bits, and SHAKE's 1111 when N = S = "".
+const CSHAKE_SUFFIX: u8 = 0x04;
+const SHAKE_SUFFIX: u8 = 0x1F;
+
+/// cSHAKE's sponge after absorbing bytepad(encode_string(N) || encode_string(S), rate).
+#[derive(Clone)]
+struct CShakeCore {
+    sponge: ByteSponge,
+    suffix: u8,
+}
+
+impl CShakeCore {
+    fn new(rate: usize, name: &[u8], custom: &[u8]) -> Self {
+        let mut sponge = ByteSponge::new(rate, 24);
+        if name.is_empty() && custom.is_empty() {
+            return CShakeCore { sponge, suffix: SHAKE_SUFFIX };
+        }
+        sponge.absorb(left_encode(rate as u128).as_ref());
+        absorb_encoded_string(&mut sponge, name);
+        absorb_encoded_string(&mut sponge, custom);
+        zero_pad_block(&mut sponge);
+        CShakeCore { sponge, suffix: CSHAKE_SUFFIX }
+    }
+
+    fn finalize_xof(mut self) -> XofReader {
+        self.sponge.pad_delimited(self.suffix);
+        XofReader::from_byte_sponge(self.sponge)
+    }
+}
+
+fn absorb_encoded_string(s: &mut ByteSponge, x: &[u8]) {
+    s.absorb(left_encode(bit_len(x.len())).as_ref());
+    s.absorb(x);
+}
+
+/// Absorb zeros up to the next block boundary (the tail of bytepad).
+fn zero_pad_block(s: &mut ByteSponge) {
+    let pos = s.position();
+    if pos != 0 {
+        s.absorb(&[0u8; 200][..s.rate() - pos]);
+    }
+}
+
+macro_rules! common_finalizers {
+    () => {
+        /// Output `out.len()` bytes, the length bound into the result (L = 8·len).
+        pub fn finalize_into(self, out: &mut [u8]) {
+            self.finish(bit_len(out.len())).read(out)
+        }
+
+        /// The XOF variant (L = 0): read any amount.
+        pub fn finalize_xof(self) -> XofReader {
+            self.finish(0)
+        }
+
+        /// `finalize_into` a new vector of `len` bytes.
+        pub fn finalize_vec(self, len: usize) -> Vec<u8> {
+            let mut v = alloc::vec![0u8; len];
+            self.finalize_into(&mut v);
+            v
+        }
+    };
+}
+
+macro_rules! pair {
+    ($gen:ident, $n128:ident, $n256:ident, $doc128:expr, $doc256:expr) => {
+        #[doc = $doc128]
+        pub type $n128 = $gen<168>;
+        #[doc = $doc256]
+        pub type $n256 = $gen<136>;
+    };
+}
+
+// ---------------------------------------------------------------- cSHAKE
+
+/// cSHAKE with function name N and customization S (rate R bytes).
+#[derive(Clone)]
+pub struct CShake<const R: usize> {
+    core: CShakeCore,
+}
+
+impl<const R: usize> CShake<R> {
+    pub fn new(function_name: &[u8], customization: &[u8]) -> Self {
+        CShake { core: CShakeCore::new(R, function_name, customization) }
+    }
+    pub fn update(&mut self, data: &[u8]) {
+        self.core.sponge.absorb(data);
+    }
+    pub fn finalize_xof(self) -> XofReader {
+        self.core.finalize_xof()
+    }
+    pub fn finalize_into(self, out: &mut [u8]) {
+        self.core.finalize_xof().read(out)
+    }
+    pub fn finalize_vec(self, len: usize) -> Vec<u8> {
+        self.core.finalize_xof().read_vec(len)
+    }
+}
+
+pair!(CShake, CShake128, CShake256, "cSHAKE128 (SP 800-185 §3).", "cSHAKE256 (SP 800-185 §3).");
+
+// ---------------------------------------------------------------- KMAC
+
+/// KMAC with key K and customization S; `finalize_xof` gives KMACXOF.
+#[derive(Clone)]
+pub struct Kmac<const R: usize> {
+    core: CShakeCore,
+}
+
+impl<const R: usize> Kmac<R> {
+    pub fn new(key: &[u8], customization: &[u8]) -> Self {
+        let mut core = CShakeCore::new(R, b"KMAC", customization);
+        core.sponge.absorb(left_encode(R as u128).as_ref());
+        absorb_encoded_string(&mut core.sponge, key);
+        zero_pad_block(&mut core.sponge);
+        Kmac { core }
+    }
+    pub fn update(&mut self, data: &[u8]) {
+        self.core.sponge.absorb(data);
+    }
+    fn finish(mut self, l_bits: u128) -> XofReader {
+        self.core.sponge.absorb(right_encode(l_bits).as_ref());
+        self.core.finalize_xof()
+    }
+    common_finalizers!();
+
+    /// Compare the KMAC of the data so far with `tag` in constant time
+    /// (the output length is `tag.len()`).
+    pub fn verify(self, tag: &[u8]) -> bool {
+        let mine = self.finalize_vec(tag.len());
+        crate::ct_eq(&mine, tag)
+    }
+}
+
+pair!(Kmac, Kmac128, Kmac256, "KMAC128 / KMACXOF128 (SP 800-185 §4).", "KMAC256 / KMACXOF256 (SP 800-185 §4).");
+
+// ---------------------------------------------------------------- TupleHash
+
+/// TupleHash over a sequence of byte strings; each [`push`](Self::push) is
+/// one tuple element. `finalize_xof` gives TupleHashXOF.
+#[derive(Clone)]
+pub struct TupleHash<const R: usize> {
+    core: CShakeCore,
+}
+
+impl<const R: usize> TupleHash<R> {
+    pub fn new(customization: &[u8]) -> Self {
+        TupleHash { core: CShakeCore::new(R, b"TupleHash", customization) }
+    }
+    /// Append one element of the tuple (element boundaries matter).
+    pub fn push(&mut self, element: &[u8]) {
+        absorb_encoded_string(&mut self.core.sponge, element);
+    }
+    fn finish(mut self, l_bits: u128) -> XofReader {
+        self.core.sponge.absorb(right_encode(l_bits).as_ref());
+        self.core.finalize_xof()
+    }
+    common_finalizers!();
+}
+
+pair!(
+    TupleHash,
+    TupleHash128,
+    TupleHash256,
+    "TupleHash128 / TupleHashXOF128 (SP 800-185 §5).",
+    "TupleHash256 / TupleHashXOF256 (SP 800-185 §5)."
+);
+
+// ---------------------------------------------------------------- ParallelHash
+
+/// ParallelHash with block size B bytes: blocks are hashed independently
+/// (on the SIMD/multi-core engine) and their chaining values absorbed in
+/// order. `finalize_xof` gives ParallelHashXOF.
+#[derive(Clone)]
+pub struct ParallelHash<const R: usize> {
+    outer: CShakeCore,
+    blocks: ChunkHasher,
+}
+
+impl<const R: usize> ParallelHash<R> {
+    /// Chaining value length: 2× the security level (256 or 512 bits).
+    const CV_LEN: usize = if R == 168 { 32 } else { 64 };
+
+    pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
+        if block_size == 0 {
+            return Err(Error::InvalidParameter("ParallelHash block size must be at least 1 byte"));
+        }
+        let mut outer = CShakeCore::new(R, b"ParallelHash", customization);
+        outer.sponge.absorb(left_encode(block_size as u128).as_ref());
+        let leaf = LaneSpec::fixed(R, 24, SHAKE_SUFFIX);
+        Ok(ParallelHash { outer, blocks: ChunkHasher::new(leaf, block_size, Self::CV_LEN) })
+    }
+    pub fn update(&mut self, data: &[u8]) {
+        let outer = &mut self.outer.sponge;
+        self.blocks.update(data, &mut |cvs| outer.absorb(cvs));
+    }
+    fn finish(mut self, l_bits: u128) -> XofReader {
+        let outer = &mut self.outer.sponge;
+        self.blocks.finish(&mut |cvs| outer.absorb(cvs));
+        outer.absorb(right_encode(self.blocks.count() as u128).as_ref());
+        outer.absorb(right_encode(l_bits).as_ref());
+        self.outer.finalize_xof()
+    }
+    common_finalizers!();
+}
+
+pair!(
+    ParallelHash,
+    ParallelHash128,
+    ParallelHash256,
+    "ParallelHash128 / ParallelHashXOF128 (SP 800-185 §6).",
+    "ParallelHash256 / ParallelHashXOF256 (SP 800-185 §6)."
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings() {
+        assert_eq!(left_encode(0).as_ref(), &[1, 0]);
+        assert_eq!(left_encode(168).as_ref(), &[1, 168]);
+        assert_eq!(left_encode(256).as_ref(), &[2, 1, 0]);
+        assert_eq!(right_encode(0).as_ref(), &[0, 1]);
+        assert_eq!(right_encode(256).as_ref(), &[1, 0, 2]);
+        assert_eq!(bytepad(b"ab", 4), [1, 4, b'a', b'b']);
+        assert_eq!(bytepad(b"abc", 4), [1, 4, b'a', b'b', b'c', 0, 0, 0]);
+        assert_eq!(encode_string(b""), [1, 0]);
+    }
+}
