@@ -24,6 +24,7 @@ mod fixed;
 pub mod fips202;
 pub mod keccak;
 pub mod permutation;
+pub mod registry;
 pub mod rfc9861;
 pub mod sp800_185;
 pub mod sponge;

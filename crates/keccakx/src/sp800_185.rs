@@ -192,7 +192,7 @@ impl<const R: usize> Kmac<R> {
     pub fn update(&mut self, data: &[u8]) {
         self.core.sponge.absorb(data);
     }
-    fn finish(mut self, l_bits: u128) -> XofReader {
+    pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
         self.core.sponge.absorb(right_encode(l_bits).as_ref());
         self.core.finalize_xof()
     }
@@ -225,7 +225,7 @@ impl<const R: usize> TupleHash<R> {
     pub fn push(&mut self, element: &[u8]) {
         absorb_encoded_string(&mut self.core.sponge, element);
     }
-    fn finish(mut self, l_bits: u128) -> XofReader {
+    pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
         self.core.sponge.absorb(right_encode(l_bits).as_ref());
         self.core.finalize_xof()
     }
@@ -268,7 +268,7 @@ impl<const R: usize> ParallelHash<R> {
         let outer = &mut self.outer.sponge;
         self.blocks.update(data, &mut |cvs| outer.absorb(cvs));
     }
-    fn finish(mut self, l_bits: u128) -> XofReader {
+    pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
         let outer = &mut self.outer.sponge;
         self.blocks.finish(&mut |cvs| outer.absorb(cvs));
         outer.absorb(right_encode(self.blocks.count() as u128).as_ref());

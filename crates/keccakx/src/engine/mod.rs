@@ -124,6 +124,19 @@ mod selection {
 #[cfg(feature = "std")]
 pub use selection::{current, set_engine};
 
+/// Worker threads the multi-core paths may use; 0 means all cores.
+static THREADS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+/// Limit the multi-core paths to `n` threads (0: all cores, the default).
+pub fn set_threads(n: usize) {
+    THREADS.store(n, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// The thread limit set by [`set_threads`] (0: all cores).
+pub fn threads() -> usize {
+    THREADS.load(core::sync::atomic::Ordering::Relaxed)
+}
+
 /// Without std there is no global state: the best available engine.
 #[cfg(not(feature = "std"))]
 pub fn current() -> &'static dyn Engine {
