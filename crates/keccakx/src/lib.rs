@@ -28,6 +28,8 @@ pub mod registry;
 pub mod rfc9861;
 pub mod sp800_185;
 pub mod sponge;
+#[cfg(feature = "rustcrypto")]
+pub mod rustcrypto;
 
 pub use error::{Error, Result};
 
