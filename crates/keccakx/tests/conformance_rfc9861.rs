@@ -102,7 +102,11 @@ fn rfc9861_all_vectors_in_pieces() {
         let sched = schedules[k % schedules.len()];
         let step = [1usize, 31, 167, 1000][k % 4];
         let got = read_tail(reader(rec, sched), total, want.len(), step);
-        check(&got, &want, &format!("{} in pieces {sched:?}, read by {step}", describe(rec)));
+        check(
+            &got,
+            &want,
+            &format!("{} in pieces {sched:?}, read by {step}", describe(rec)),
+        );
     }
 }
 

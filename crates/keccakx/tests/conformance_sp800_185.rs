@@ -23,7 +23,11 @@ fn run(rec: &Record, piece: usize) -> Out {
     let out_len = rec.usize("L") / 8;
     let x = if rec.has("X") { rec.bytes("X") } else { Vec::new() };
     let s = rec.bytes("S");
-    let pieces: Vec<&[u8]> = if piece == 0 || x.is_empty() { vec![&x[..]] } else { x.chunks(piece).collect() };
+    let pieces: Vec<&[u8]> = if piece == 0 || x.is_empty() {
+        vec![&x[..]]
+    } else {
+        x.chunks(piece).collect()
+    };
     let mut fixed = vec![0u8; out_len];
     macro_rules! fin {
         ($h:expr, $xof:expr) => {{
@@ -120,7 +124,11 @@ fn nist_sp800_185_samples() {
 fn nist_sp800_185_samples_in_pieces() {
     for rec in &load_records("sp800-185/sp800_185_samples.txt") {
         for (piece, step) in [(1usize, 1usize), (3, 7), (7, 5), (13, 64)] {
-            check(&output(rec, piece, step), &rec.hex("Out"), &format!("{} (input by {piece}, read by {step})", describe(rec)));
+            check(
+                &output(rec, piece, step),
+                &rec.hex("Out"),
+                &format!("{} (input by {piece}, read by {step})", describe(rec)),
+            );
         }
     }
 }
@@ -129,7 +137,10 @@ fn nist_sp800_185_samples_in_pieces() {
 /// differ from KMAC with the sample's L, while KMACXOF output is a stream.
 #[test]
 fn kmac_binds_output_length_kmacxof_does_not() {
-    for rec in load_records("sp800-185/sp800_185_samples.txt").iter().filter(|r| r.req("Function").starts_with("KMAC")) {
+    for rec in load_records("sp800-185/sp800_185_samples.txt")
+        .iter()
+        .filter(|r| r.req("Function").starts_with("KMAC"))
+    {
         let want = rec.hex("Out");
         let mut longer = rec.clone();
         let l = rec.usize("L");
@@ -141,9 +152,17 @@ fn kmac_binds_output_length_kmacxof_does_not() {
         let got = output(&longer, 0, usize::MAX);
         let prefix_equal = got[..want.len()] == want[..];
         if rec.req("Function").contains("XOF") {
-            assert!(prefix_equal, "{}: KMACXOF output must be a prefix-stable stream", describe(rec));
+            assert!(
+                prefix_equal,
+                "{}: KMACXOF output must be a prefix-stable stream",
+                describe(rec)
+            );
         } else {
-            assert!(!prefix_equal, "{}: KMAC with L+64 must not extend KMAC with L", describe(rec));
+            assert!(
+                !prefix_equal,
+                "{}: KMAC with L+64 must not extend KMAC with L",
+                describe(rec)
+            );
         }
     }
 }

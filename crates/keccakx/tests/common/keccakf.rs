@@ -44,7 +44,12 @@ pub fn lane_bytes(width: usize) -> usize {
 /// State bytes (lane i little-endian at bytes i*w/8..) to lanes.
 pub fn bytes_to_state(bytes: &[u8], width: usize) -> State {
     let lb = lane_bytes(width);
-    assert_eq!(bytes.len(), 25 * lb, "state of width {width} must have {} bytes", 25 * lb);
+    assert_eq!(
+        bytes.len(),
+        25 * lb,
+        "state of width {width} must have {} bytes",
+        25 * lb
+    );
     let mut s = [0u64; 25];
     for (i, lane) in s.iter_mut().enumerate() {
         for k in 0..lb {
@@ -131,22 +136,33 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
                 output_bytes: Vec::new(),
             });
         } else if l == "Input of permutation:" {
-            let ex = examples.last_mut().unwrap_or_else(|| panic!("{ctx}: input outside an example"));
+            let ex = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: input outside an example"));
             ex.input_bytes = parse_bytes(lines[i + 1], &ctx);
             i += 1;
         } else if l.starts_with("Same, with lanes as") {
-            let ex = examples.last_mut().unwrap_or_else(|| panic!("{ctx}: lanes outside an example"));
+            let ex = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: lanes outside an example"));
             ex.input = table(i + 1);
             i += 5;
         } else if let Some(r) = l.strip_prefix("--- Round ").and_then(|r| r.strip_suffix(" ---")) {
-            let ex = examples.last_mut().unwrap_or_else(|| panic!("{ctx}: round outside an example"));
+            let ex = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: round outside an example"));
             let n: usize = r.trim().parse().unwrap_or_else(|_| panic!("{ctx}: bad round number"));
             assert_eq!(n, ex.rounds.len(), "{ctx}: rounds out of order");
             ex.rounds.push(RoundTrace::default());
         } else if let Some(step) = l.strip_prefix("After ").and_then(|s| s.strip_suffix(':')) {
-            let ex = examples.last_mut().unwrap_or_else(|| panic!("{ctx}: step outside an example"));
+            let ex = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: step outside an example"));
             let st = table(i + 1);
-            let rt = ex.rounds.last_mut().unwrap_or_else(|| panic!("{ctx}: step outside a round"));
+            let rt = ex
+                .rounds
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: step outside a round"));
             match step {
                 "theta" => rt.theta = st,
                 "rho" => rt.rho = st,
@@ -157,12 +173,22 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
             }
             i += 5;
         } else if l == "State after permutation:" {
-            let ex = examples.last_mut().unwrap_or_else(|| panic!("{ctx}: output outside an example"));
+            let ex = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("{ctx}: output outside an example"));
             ex.output_bytes = parse_bytes(lines[i + 1], &ctx);
             i += 1;
         }
         i += 1;
     }
-    assert!(rho_offsets.iter().all(|&o| o != u32::MAX), "{file}: incomplete rho offset table");
-    IntermediateValues { width, round_constants, rho_offsets, examples }
+    assert!(
+        rho_offsets.iter().all(|&o| o != u32::MAX),
+        "{file}: incomplete rho offset table"
+    );
+    IntermediateValues {
+        width,
+        round_constants,
+        rho_offsets,
+        examples,
+    }
 }

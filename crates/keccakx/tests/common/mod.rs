@@ -33,8 +33,7 @@ pub fn read_vector_file(rel: &str) -> String {
     } else {
         (dir.join(format!("{rel}.gz")), true)
     };
-    let raw = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
+    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
     let bytes = if gz {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(&raw[..])
@@ -80,7 +79,9 @@ pub fn ptn(n: usize) -> Vec<u8> {
 pub fn byte_string(v: &str) -> Vec<u8> {
     let v = v.trim();
     if let Some(q) = v.strip_prefix('"') {
-        let text = q.strip_suffix('"').unwrap_or_else(|| panic!("unterminated string {v:?}"));
+        let text = q
+            .strip_suffix('"')
+            .unwrap_or_else(|| panic!("unterminated string {v:?}"));
         return text.as_bytes().to_vec();
     }
     if let Some(n) = v.strip_prefix("ptn(").and_then(|r| r.strip_suffix(')')) {
@@ -123,7 +124,11 @@ impl Record {
     }
     /// Every value of a repeated field, in order.
     pub fn all(&self, key: &str) -> Vec<&str> {
-        self.fields.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
+        self.fields
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
     pub fn usize(&self, key: &str) -> usize {
         let v = self.req(key);
@@ -142,7 +147,8 @@ impl Record {
             .header
             .get(key)
             .unwrap_or_else(|| panic!("{}:{}: no header [{key} = ..] in force", self.file, self.line));
-        v.parse().unwrap_or_else(|_| panic!("{}: header {key} = {v:?} is not a number", self.file))
+        v.parse()
+            .unwrap_or_else(|_| panic!("{}: header {key} = {v:?} is not a number", self.file))
     }
     /// `file:line`, for failure messages.
     pub fn at(&self) -> String {

@@ -68,7 +68,10 @@ pub fn test_seed(test_name: &str) -> u64 {
             };
             return parsed.unwrap_or_else(|_| panic!("KECCAKX_TEST_SEED={s:?} is not a number"));
         }
-        Err(_) => SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1),
+        Err(_) => SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1),
     };
     let mut h = base;
     for b in test_name.bytes() {

@@ -149,7 +149,15 @@ pub fn bit(data: &[u8], i: usize) -> u8 {
 /// SPONGE[Keccak-p[b, nr], pad10*1, r] (Algorithm 8) over the bit string
 /// `msg` (first `msg_bits` bits) followed by `suffix` (bits in order),
 /// `out_bits` bits of output packed LSB-first.
-pub fn sponge(width: usize, rate: usize, rounds: usize, suffix: &[u8], msg: &[u8], msg_bits: usize, out_bits: usize) -> Vec<u8> {
+pub fn sponge(
+    width: usize,
+    rate: usize,
+    rounds: usize,
+    suffix: &[u8],
+    msg: &[u8],
+    msg_bits: usize,
+    out_bits: usize,
+) -> Vec<u8> {
     assert!(rate > 0 && rate < width);
     let mut p: Vec<u8> = (0..msg_bits).map(|i| bit(msg, i)).collect();
     p.extend_from_slice(suffix);
