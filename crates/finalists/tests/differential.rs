@@ -1,0 +1,170 @@
+//! Differential tests against the maintained RustCrypto crates (blake-hash,
+//! groestl, jh, skein) on random inputs with random split points, and
+//! sequential == parallel == two-thread on everything.
+
+use finalists::{Algorithm, Impl};
+
+/// xorshift64*: deterministic test data without extra dependencies.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+fn d11<D: digest::Digest>(data: &[u8]) -> Vec<u8> {
+    D::digest(data).to_vec()
+}
+
+fn d09<D: blake_hash::Digest>(data: &[u8]) -> Vec<u8> {
+    D::digest(data).to_vec()
+}
+
+/// The maintained crate's digest of `data` for `alg`.
+fn reference(alg: Algorithm, data: &[u8]) -> Vec<u8> {
+    use digest::consts::{U16, U20, U28, U48};
+    use Algorithm::*;
+    match alg {
+        Blake224 => d09::<blake_hash::Blake224>(data),
+        Blake256 => d09::<blake_hash::Blake256>(data),
+        Blake384 => d09::<blake_hash::Blake384>(data),
+        Blake512 => d09::<blake_hash::Blake512>(data),
+        Groestl224 => d11::<groestl::Groestl224>(data),
+        Groestl256 => d11::<groestl::Groestl256>(data),
+        Groestl384 => d11::<groestl::Groestl384>(data),
+        Groestl512 => d11::<groestl::Groestl512>(data),
+        Jh224 => d11::<jh::Jh224>(data),
+        Jh256 => d11::<jh::Jh256>(data),
+        Jh384 => d11::<jh::Jh384>(data),
+        Jh512 => d11::<jh::Jh512>(data),
+        Skein256_128 => d11::<skein::Skein256<U16>>(data),
+        Skein256_160 => d11::<skein::Skein256<U20>>(data),
+        Skein256_224 => d11::<skein::Skein256<U28>>(data),
+        Skein256_256 => d11::<skein::Skein256_256>(data),
+        Skein512_128 => d11::<skein::Skein512<U16>>(data),
+        Skein512_160 => d11::<skein::Skein512<U20>>(data),
+        Skein512_224 => d11::<skein::Skein512<U28>>(data),
+        Skein512_256 => d11::<skein::Skein512_256>(data),
+        Skein512_384 => d11::<skein::Skein512<U48>>(data),
+        Skein512_512 => d11::<skein::Skein512_512>(data),
+        Skein1024_384 => d11::<skein::Skein1024<U48>>(data),
+        Skein1024_512 => d11::<skein::Skein1024_512>(data),
+        Skein1024_1024 => d11::<skein::Skein1024_1024>(data),
+    }
+}
+
+/// Streams `data` through our hasher in random pieces.
+fn ours_split(alg: Algorithm, imp: Impl, data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut h = finalists::new_hasher(alg, imp);
+    let mut rest = data;
+    while !rest.is_empty() {
+        let n = match rng.below(4) {
+            0 => 0,
+            1 => 1 + rng.below(3),
+            2 => 1 + rng.below(200),
+            _ => rest.len(),
+        }
+        .min(rest.len());
+        h.update(&rest[..n]);
+        rest = &rest[n..];
+    }
+    h.finalize()
+}
+
+/// Lengths around every block boundary up to 3 blocks of the largest state, plus some long ones.
+fn lengths(rng: &mut Rng) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=260).collect();
+    for _ in 0..12 {
+        v.push(261 + rng.below(5000));
+    }
+    v
+}
+
+#[test]
+fn against_maintained_crates() {
+    let mut rng = Rng(0x9E3779B97F4A7C15);
+    let lens = lengths(&mut rng);
+    let data = rng.bytes(*lens.iter().max().unwrap());
+    for &alg in Algorithm::all() {
+        for &n in &lens {
+            let msg = &data[..n];
+            let want = reference(alg, msg);
+            for imp in [Impl::Sequential, Impl::Parallel] {
+                assert_eq!(ours_split(alg, imp, msg, &mut rng), want, "{alg} {imp:?} len {n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn two_threads_against_maintained_crates() {
+    let mut rng = Rng(0xD1B54A32D192ED03);
+    for &alg in Algorithm::all() {
+        for n in [0, 1, 31, 32, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 300, 1000] {
+            let msg = rng.bytes(n);
+            assert_eq!(ours_split(alg, Impl::TwoThreads, &msg, &mut rng), reference(alg, &msg), "{alg} len {n}");
+        }
+    }
+}
+
+#[test]
+fn all_implementations_agree_on_random_inputs() {
+    let mut rng = Rng(42);
+    for _ in 0..200 {
+        let alg = Algorithm::all()[rng.below(Algorithm::all().len())];
+        let n = rng.below(3000);
+        let msg = rng.bytes(n);
+        let a = finalists::hash(alg, Impl::Sequential, &msg);
+        assert_eq!(ours_split(alg, Impl::Parallel, &msg, &mut rng), a, "{alg} parallel len {n}");
+        assert_eq!(ours_split(alg, Impl::TwoThreads, &msg, &mut rng), a, "{alg} two threads len {n}");
+    }
+}
+
+#[test]
+fn names_round_trip() {
+    for &alg in Algorithm::all() {
+        assert_eq!(Algorithm::from_name(alg.name()), Ok(alg));
+        assert_eq!(finalists::hash(alg, Impl::Sequential, b"abc").len(), alg.output_len());
+    }
+    assert_eq!(Algorithm::from_name("Grøstl-256"), Ok(Algorithm::Groestl256));
+    assert_eq!(Algorithm::from_name("SKEIN512_256"), Ok(Algorithm::Skein512_256));
+    assert_eq!(Algorithm::from_name("skein512"), Ok(Algorithm::Skein512_512));
+    let err = Algorithm::from_name("md6").unwrap_err().to_string();
+    assert!(err.contains("md6") && err.contains("blake256"), "{err}");
+    assert_eq!(Impl::from_name("simd"), Ok(Impl::Parallel));
+    assert!(Impl::from_name("gpu").is_err());
+}
+
+#[test]
+fn blake_salt_changes_digest_and_zero_salt_is_default() {
+    for imp in Impl::ALL {
+        let mut a = finalists::Blake256::with_params(32, &[0; 16], imp);
+        a.update(b"abc");
+        let mut d0 = [0u8; 32];
+        a.finalize_into(&mut d0);
+        assert_eq!(d0.to_vec(), finalists::hash(Algorithm::Blake256, imp, b"abc"));
+        let mut b = finalists::Blake256::with_params(32, &[1; 16], imp);
+        b.update(b"abc");
+        let mut d1 = [0u8; 32];
+        b.finalize_into(&mut d1);
+        assert_ne!(d0, d1);
+        let mut c = finalists::Blake512::with_params(64, &[7; 32], imp);
+        c.update(b"abc");
+        let mut e = [0u8; 64];
+        c.finalize_into(&mut e);
+        let mut c2 = finalists::Blake512::with_params(64, &[7; 32], Impl::Sequential);
+        c2.update(b"abc");
+        let mut e2 = [0u8; 64];
+        c2.finalize_into(&mut e2);
+        assert_eq!(e, e2);
+    }
+}
