@@ -30,6 +30,7 @@ pub mod sp800_185;
 pub mod sponge;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
+pub mod tree_li;
 
 pub use error::{Error, Result};
 

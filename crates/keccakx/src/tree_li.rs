@@ -1,0 +1,484 @@
+//! Tree mode LI (leaf interleaving): the tree of the Keccak team's main
+//! document and of the 2011 GPU tree-hashing paper, with Sakura-style frame
+//! bits. The normative definition is `docs/tree-li.md`; in short:
+//!
+//! * the message is cut into blocks of B bytes; block j goes to leaf j mod L,
+//!   L = D^H (the paper's Algorithm 2), so leaf i hashes the concatenation of
+//!   blocks i, i+L, i+2L, ...;
+//! * every node is Keccak[r, c] of `header || body || frame bits`, where the
+//!   header (D, H, B, chaining-value length, rate, P; zero-padded to a whole
+//!   number of rate blocks) is the same for every node of one parameter set;
+//! * leaves end with the bits `110`, inner nodes (D chaining values) with
+//!   `010`, the final node (D chaining values) with `01`, and the single node
+//!   of height 0 (header || message) with `11`;
+//! * chaining values are c bits long (c/8 bytes); the tree is complete: a
+//!   leaf that gets no block is hashed with an empty body;
+//! * the final node is squeezed for any output length (an XOF).
+//!
+//! ```
+//! use keccakx::tree_li::{tree_li, TreeLi, TreeLiParams};
+//! let params = TreeLiParams { height: 2, ..TreeLiParams::default() };
+//! let msg = vec![7u8; 5000];
+//! let mut one_shot = [0u8; 32];
+//! tree_li(&params, &msg, &mut one_shot).unwrap();
+//! let mut h = TreeLi::new(params).unwrap();
+//! h.update(&msg[..1234]);
+//! h.update(&msg[1234..]);
+//! assert_eq!(h.finalize_vec(32), one_shot);
+//! ```
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::engine::{self, LaneSpec};
+use crate::error::{Error, Result};
+use crate::sponge::{ByteSponge, XofReader};
+
+/// Keccak-f[1600]: tree LI always uses the full 24 rounds.
+const ROUNDS: usize = 24;
+
+/// Delimited suffix of a leaf: frame bits `110` (message hop, `1`, inner node).
+pub const SUFFIX_LEAF: u8 = 0x0B;
+/// Delimited suffix of an inner node: `010` (chaining hop, `1`, inner node).
+pub const SUFFIX_INNER: u8 = 0x0A;
+/// Delimited suffix of the final node of a tree: `01` (chaining hop, final).
+pub const SUFFIX_FINAL: u8 = 0x06;
+/// Delimited suffix of the single node when H = 0: `11` (message hop, final).
+pub const SUFFIX_SINGLE: u8 = 0x07;
+
+/// Default degree D.
+pub const DEFAULT_DEGREE: usize = 4;
+/// Default height H (with D = 4: 256 leaves, the paper's largest tree).
+pub const DEFAULT_HEIGHT: usize = 4;
+/// Largest height accepted.
+pub const MAX_HEIGHT: usize = 16;
+/// Largest number of leaves D^H accepted.
+pub const MAX_LEAVES: usize = 1 << 16;
+/// Largest leaf block size B in bytes.
+pub const MAX_BLOCK_SIZE: usize = u32::MAX as usize;
+/// Longest prefix P in bytes.
+pub const MAX_PREFIX: usize = 255;
+
+/// Gathered leaf bytes per engine call in the one-shot [`tree_li`]: bounds the
+/// extra memory for big messages while giving every lane and thread work.
+const GATHER_BYTES: usize = 64 << 20;
+
+/// Tree-LI parameters. Build with struct update syntax from
+/// [`TreeLiParams::default`] or [`TreeLiParams::paper`]; every use validates
+/// ([`TreeLiParams::validate`]) and returns an error for values out of range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TreeLiParams {
+    /// Degree D: chaining values per parent, 1..=255 (default 4).
+    pub degree: usize,
+    /// Height H: 0 (one node over the whole message) ..= 16, with
+    /// D^H ≤ 65536 leaves (default 4).
+    pub height: usize,
+    /// Leaf block size B in bytes, 1..=2^32-1; `None` = one rate block
+    /// (136 bytes with the default rate, 128 with the paper's).
+    pub block_size: Option<usize>,
+    /// Rate r in bits: a multiple of 8 in 8..=1592 (default 1088, SHA3-256's).
+    pub rate_bits: usize,
+    /// Capacity c in bits, r + c = 1600 (default 512). Chaining values are c bits.
+    pub capacity_bits: usize,
+    /// Prefix P (key or salt), 0..=255 bytes, in the header of every node.
+    pub prefix: Vec<u8>,
+}
+
+impl Default for TreeLiParams {
+    /// D = 4, H = 4, B = one rate block, Keccak[r = 1088, c = 512], no prefix.
+    fn default() -> Self {
+        TreeLiParams {
+            degree: DEFAULT_DEGREE,
+            height: DEFAULT_HEIGHT,
+            block_size: None,
+            rate_bits: 1088,
+            capacity_bits: 512,
+            prefix: Vec::new(),
+        }
+    }
+}
+
+impl TreeLiParams {
+    /// The 2011 GPU paper's setting: D = 4, the given height, Keccak[r = 1024,
+    /// c = 576], B = one rate block (128 bytes).
+    pub fn paper(height: usize) -> Self {
+        TreeLiParams {
+            height,
+            rate_bits: 1024,
+            capacity_bits: 576,
+            ..Self::default()
+        }
+    }
+
+    /// Check every field; the error names the parameter and its range.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=255).contains(&self.degree) {
+            return Err(Error::InvalidParameter("tree-LI degree D must be 1..=255"));
+        }
+        if self.height > MAX_HEIGHT {
+            return Err(Error::InvalidParameter("tree-LI height H must be 0..=16"));
+        }
+        if leaf_count(self.degree, self.height).is_none() {
+            return Err(Error::InvalidParameter(
+                "tree-LI D^H must be at most 65536 leaves: lower the degree or the height",
+            ));
+        }
+        if self.rate_bits + self.capacity_bits != 1600 {
+            return Err(Error::InvalidParameter(
+                "tree-LI rate + capacity must be 1600 bits (Keccak-f[1600])",
+            ));
+        }
+        if self.rate_bits & 7 != 0 || !(8..=1592).contains(&self.rate_bits) {
+            return Err(Error::InvalidParameter(
+                "tree-LI rate must be a multiple of 8 bits in 8..=1592 (capacity at least 8 bits)",
+            ));
+        }
+        if let Some(b) = self.block_size {
+            if !(1..=MAX_BLOCK_SIZE).contains(&b) {
+                return Err(Error::InvalidParameter(
+                    "tree-LI block size B must be 1..=4294967295 bytes",
+                ));
+            }
+        }
+        if self.prefix.len() > MAX_PREFIX {
+            return Err(Error::InvalidParameter(
+                "tree-LI prefix P must be at most 255 bytes",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Rate in bytes.
+    pub fn rate_bytes(&self) -> usize {
+        self.rate_bits / 8
+    }
+
+    /// The leaf block size B in bytes (the rate when `block_size` is `None`).
+    pub fn block_bytes(&self) -> usize {
+        self.block_size.unwrap_or(self.rate_bits / 8)
+    }
+
+    /// Chaining-value length in bytes: c / 8.
+    pub fn cv_len(&self) -> usize {
+        self.capacity_bits / 8
+    }
+
+    /// Number of leaves L = D^H (`None` if above [`MAX_LEAVES`]).
+    pub fn leaves(&self) -> Option<usize> {
+        leaf_count(self.degree, self.height)
+    }
+
+    /// The header block that starts every node (docs/tree-li.md §3): D, H,
+    /// B (u32 little-endian), chaining-value length, rate (bytes), |P|, P,
+    /// then zeros up to a whole number of rate blocks. For H = 0 the fields
+    /// D, B and chaining-value length are 0: they take no part.
+    pub fn header(&self) -> Result<Vec<u8>> {
+        self.validate()?;
+        let tree = self.height > 0;
+        let rate = self.rate_bytes();
+        let mut h = Vec::with_capacity(9 + self.prefix.len() + rate);
+        h.push(if tree { self.degree as u8 } else { 0 });
+        h.push(self.height as u8);
+        let b = if tree { self.block_bytes() as u32 } else { 0 };
+        h.extend_from_slice(&b.to_le_bytes());
+        h.push(if tree { self.cv_len() as u8 } else { 0 });
+        h.push(rate as u8);
+        h.push(self.prefix.len() as u8);
+        h.extend_from_slice(&self.prefix);
+        let padded = h.len().div_ceil(rate) * rate;
+        h.resize(padded, 0);
+        Ok(h)
+    }
+}
+
+fn leaf_count(degree: usize, height: usize) -> Option<usize> {
+    let mut l = 1usize;
+    for _ in 0..height {
+        l = l.checked_mul(degree).filter(|&l| l <= MAX_LEAVES)?;
+    }
+    Some(l)
+}
+
+/// Validated parameters in the form the hashers use, shared by both.
+#[derive(Clone)]
+struct Shape {
+    degree: usize,
+    height: usize,
+    block: usize,
+    leaves: usize,
+    cv_len: usize,
+    rate: usize,
+    header: Vec<u8>,
+    /// A sponge that has absorbed the header block: every node starts here.
+    start: ByteSponge,
+}
+
+impl Shape {
+    fn new(p: &TreeLiParams) -> Result<Self> {
+        let header = p.header()?;
+        let mut start = ByteSponge::new(p.rate_bytes(), ROUNDS);
+        start.absorb(&header);
+        Ok(Shape {
+            degree: p.degree,
+            height: p.height,
+            block: p.block_bytes(),
+            leaves: p.leaves().unwrap_or(1),
+            cv_len: p.cv_len(),
+            rate: p.rate_bytes(),
+            header,
+            start,
+        })
+    }
+
+    fn spec(&self, suffix: u8) -> LaneSpec {
+        LaneSpec::fixed(self.rate, ROUNDS, suffix)
+    }
+
+    /// Chaining value of a node with the given body and suffix.
+    fn node_cv(&self, body: &[u8], suffix: u8, cv: &mut [u8]) {
+        let mut s = self.start.clone();
+        s.absorb(body);
+        s.pad_delimited(suffix);
+        s.squeeze(cv);
+    }
+
+    /// From the chaining values of the first `cvs.len() / cv_len` leaves (the
+    /// rest have empty bodies) up to the final node, ready to squeeze.
+    fn finish(&self, mut cvs: Vec<u8>) -> XofReader {
+        let (d, n) = (self.degree, self.cv_len);
+        // The chaining value every node of an all-empty subtree has, level by level.
+        let mut empty = vec![0u8; n];
+        self.node_cv(&[], SUFFIX_LEAF, &mut empty);
+        let mut body = Vec::with_capacity(d * n);
+        for _level in (1..self.height).rev() {
+            let known = cvs.len() / n;
+            let parents = known.div_ceil(d);
+            let mut inputs = Vec::with_capacity(parents * (self.header.len() + d * n));
+            for j in 0..parents {
+                inputs.extend_from_slice(&self.header);
+                for k in j * d..(j + 1) * d {
+                    inputs.extend_from_slice(if k < known {
+                        &cvs[k * n..(k + 1) * n]
+                    } else {
+                        &empty
+                    });
+                }
+            }
+            let mut next = vec![0u8; parents * n];
+            if parents > 0 {
+                let pieces: Vec<&[u8]> = inputs.chunks(self.header.len() + d * n).collect();
+                engine::hash_many(&self.spec(SUFFIX_INNER), &pieces, n, &mut next);
+            }
+            cvs = next;
+            body.clear();
+            for _ in 0..d {
+                body.extend_from_slice(&empty);
+            }
+            let mut e = vec![0u8; n];
+            self.node_cv(&body, SUFFIX_INNER, &mut e);
+            empty = e;
+        }
+        let known = cvs.len() / n;
+        let mut s = self.start.clone();
+        s.absorb(&cvs);
+        for _ in known..d {
+            s.absorb(&empty);
+        }
+        s.pad_delimited(SUFFIX_FINAL);
+        XofReader::from_byte_sponge(s)
+    }
+}
+
+/// Incremental tree-LI hasher. It keeps one sponge state per leaf that has
+/// received data (at most L ≤ 65536 states of about 224 bytes), never the
+/// message: each B-byte block is absorbed into its leaf as it arrives.
+#[derive(Clone)]
+pub struct TreeLi {
+    shape: Shape,
+    /// Sponges of leaves 0..leaves.len(); leaves are started in order. For
+    /// H = 0, the single node.
+    leaves: Vec<ByteSponge>,
+    /// Leaf receiving the next byte.
+    cur: usize,
+    /// Bytes of the current block already given to `cur`.
+    fill: usize,
+}
+
+impl TreeLi {
+    /// A hasher for `params` (validated here).
+    pub fn new(params: TreeLiParams) -> Result<Self> {
+        Self::with_params(&params)
+    }
+
+    /// Like [`TreeLi::new`], borrowing the parameters.
+    pub fn with_params(params: &TreeLiParams) -> Result<Self> {
+        let shape = Shape::new(params)?;
+        let single = if params.height == 0 {
+            vec![shape.start.clone()]
+        } else {
+            Vec::new()
+        };
+        Ok(TreeLi {
+            shape,
+            leaves: single,
+            cur: 0,
+            fill: 0,
+        })
+    }
+
+    /// Absorb more message bytes (any split gives the same digest).
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.shape.height == 0 {
+            self.leaves[0].absorb(data);
+            return;
+        }
+        let (block, l) = (self.shape.block, self.shape.leaves);
+        while !data.is_empty() {
+            if self.cur == self.leaves.len() {
+                self.leaves.push(self.shape.start.clone());
+            }
+            let take = (block - self.fill).min(data.len());
+            self.leaves[self.cur].absorb(&data[..take]);
+            data = &data[take..];
+            self.fill += take;
+            if self.fill == block {
+                self.fill = 0;
+                self.cur += 1;
+                if self.cur == l {
+                    self.cur = 0;
+                }
+            }
+        }
+    }
+
+    /// End the message; read any amount of output from the reader.
+    pub fn finalize_xof(mut self) -> XofReader {
+        if self.shape.height == 0 {
+            let mut s = self
+                .leaves
+                .pop()
+                .unwrap_or_else(|| self.shape.start.clone());
+            s.pad_delimited(SUFFIX_SINGLE);
+            return XofReader::from_byte_sponge(s);
+        }
+        let n = self.shape.cv_len;
+        let mut cvs = vec![0u8; self.leaves.len() * n];
+        for (leaf, cv) in self.leaves.iter_mut().zip(cvs.chunks_exact_mut(n)) {
+            leaf.pad_delimited(SUFFIX_LEAF);
+            leaf.squeeze(cv);
+        }
+        self.shape.finish(cvs)
+    }
+
+    /// End the message and fill `out` (any length).
+    pub fn finalize_into(self, out: &mut [u8]) {
+        self.finalize_xof().read(out)
+    }
+
+    /// End the message and return `len` output bytes.
+    pub fn finalize_vec(self, len: usize) -> Vec<u8> {
+        self.finalize_xof().read_vec(len)
+    }
+}
+
+/// One-shot tree LI of `msg` into `out` (any length). The leaves are gathered
+/// (in batches of at most 64 MiB) and hashed together on the current engine
+/// ([`engine::hash_many`]), then each inner level likewise.
+pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
+    let shape = Shape::new(params)?;
+    if shape.height == 0 {
+        let mut s = shape.start.clone();
+        s.absorb(msg);
+        s.pad_delimited(SUFFIX_SINGLE);
+        s.squeeze(out);
+        return Ok(());
+    }
+    let (b, l, n) = (shape.block, shape.leaves, shape.cv_len);
+    let blocks = msg.len().div_ceil(b);
+    let used = blocks.min(l);
+    // Bytes leaf i receives: its share of whole rounds, less what the short
+    // last block lacks.
+    let leaf_len = |i: usize| {
+        let count = (blocks - i).div_ceil(l);
+        let mut len = count * b;
+        if (blocks - 1) % l == i {
+            len -= blocks * b - msg.len();
+        }
+        len
+    };
+    let hdr = shape.header.len();
+    let mut cvs = vec![0u8; used * n];
+    let mut first = 0;
+    let mut gathered = Vec::new();
+    let mut bounds = Vec::new();
+    while first < used {
+        // Leaves first..last, as many as fit the batch (at least one).
+        gathered.clear();
+        bounds.clear();
+        let mut last = first;
+        while last < used
+            && (last == first || gathered.len() + hdr + leaf_len(last) <= GATHER_BYTES)
+        {
+            let start = gathered.len();
+            gathered.reserve(hdr + leaf_len(last));
+            gathered.extend_from_slice(&shape.header);
+            let mut j = last;
+            while j < blocks {
+                gathered.extend_from_slice(&msg[j * b..((j + 1) * b).min(msg.len())]);
+                j += l;
+            }
+            bounds.push((start, gathered.len()));
+            last += 1;
+        }
+        let pieces: Vec<&[u8]> = bounds.iter().map(|&(s, e)| &gathered[s..e]).collect();
+        engine::hash_many(
+            &shape.spec(SUFFIX_LEAF),
+            &pieces,
+            n,
+            &mut cvs[first * n..last * n],
+        );
+        first = last;
+    }
+    shape.finish(cvs).read(out);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_layout() {
+        let p = TreeLiParams {
+            block_size: Some(0x01020304),
+            prefix: b"key".to_vec(),
+            ..Default::default()
+        };
+        let h = p.header().unwrap();
+        assert_eq!(h.len(), 136);
+        assert_eq!(&h[..12], &[4, 4, 4, 3, 2, 1, 64, 136, 3, b'k', b'e', b'y']);
+        assert!(h[12..].iter().all(|&x| x == 0));
+        let h0 = TreeLiParams { height: 0, ..p }.header().unwrap();
+        assert_eq!(&h0[..9], &[0, 0, 0, 0, 0, 0, 0, 136, 3]);
+    }
+
+    #[test]
+    fn long_prefix_spans_blocks() {
+        let p = TreeLiParams {
+            rate_bits: 576,
+            capacity_bits: 1024,
+            prefix: vec![1; 255],
+            ..Default::default()
+        };
+        assert_eq!(p.header().unwrap().len(), 72 * 4); // 9 + 255 = 264 bytes -> 4 blocks
+    }
+
+    #[test]
+    fn leaf_count_limits() {
+        assert_eq!(leaf_count(4, 8), Some(65536));
+        assert_eq!(leaf_count(255, 2), Some(65025));
+        assert_eq!(leaf_count(255, 3), None);
+        assert_eq!(leaf_count(1, 16), Some(1));
+        assert_eq!(leaf_count(255, 16), None);
+    }
+}
