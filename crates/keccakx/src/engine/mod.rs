@@ -6,8 +6,14 @@
 //! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable.
 
 mod scalar;
+mod simd;
+#[cfg(feature = "std")]
+mod threads;
 
 pub use scalar::Scalar;
+pub use simd::Simd;
+#[cfg(feature = "std")]
+pub use threads::{effective_threads, Threads};
 
 use crate::error::{Error, Result};
 use crate::sponge::ByteSponge;
@@ -31,16 +37,28 @@ impl LaneSpec {
             return Err(Error::InvalidParameter("lane rate must be 1..199 bytes"));
         }
         if rounds == 0 || rounds > 24 {
-            return Err(Error::InvalidRounds { width: 1600, rounds, max: 24 });
+            return Err(Error::InvalidRounds {
+                width: 1600,
+                rounds,
+                max: 24,
+            });
         }
         if delimited_suffix == 0 {
             return Err(Error::InvalidParameter("delimited suffix 0x00 is invalid"));
         }
-        Ok(LaneSpec { rate_bytes, rounds, delimited_suffix })
+        Ok(LaneSpec {
+            rate_bytes,
+            rounds,
+            delimited_suffix,
+        })
     }
 
     pub(crate) const fn fixed(rate_bytes: usize, rounds: usize, delimited_suffix: u8) -> Self {
-        LaneSpec { rate_bytes, rounds, delimited_suffix }
+        LaneSpec {
+            rate_bytes,
+            rounds,
+            delimited_suffix,
+        }
     }
 
     /// Hash one input on the scalar path (the reference for every engine).
@@ -66,9 +84,20 @@ pub trait Engine: Send + Sync {
 }
 
 static SCALAR: Scalar = Scalar;
+#[cfg(target_arch = "x86_64")]
+static AVX512: Simd = Simd::AVX512;
+#[cfg(target_arch = "x86_64")]
+static AVX2: Simd = Simd::AVX2;
+#[cfg(target_arch = "x86_64")]
+static SSE2: Simd = Simd::SSE2;
 
-/// Every engine compiled into this build, best first.
+/// Every single-core engine compiled into this build, best first. Each one
+/// is a per-core kernel; [`hash_many`] spreads big calls over
+/// [`threads`] cores with whichever is selected.
 pub fn all() -> &'static [&'static dyn Engine] {
+    #[cfg(target_arch = "x86_64")]
+    static ALL: [&dyn Engine; 4] = [&AVX512, &AVX2, &SSE2, &SCALAR];
+    #[cfg(not(target_arch = "x86_64"))]
     static ALL: [&dyn Engine; 1] = [&SCALAR];
     &ALL
 }
@@ -86,7 +115,9 @@ pub fn by_name(name: &str) -> Result<&'static dyn Engine> {
     match all().iter().find(|e| e.name() == name) {
         Some(e) if e.is_available() => Ok(*e),
         Some(_) => Err(Error::InvalidParameter("engine not supported by this CPU")),
-        None => Err(Error::InvalidParameter("unknown engine name (see `keccakx info`)")),
+        None => Err(Error::InvalidParameter(
+            "unknown engine name (see `keccakx info`)",
+        )),
     }
 }
 
@@ -143,8 +174,20 @@ pub fn current() -> &'static dyn Engine {
     best()
 }
 
-/// Hash many inputs with the current engine.
+/// Hash many inputs with the current engine, on up to [`threads`] cores
+/// (with std; one core without).
 pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-    assert_eq!(out.len(), inputs.len() * out_len, "hash_many: output size mismatch");
-    current().hash_many(spec, inputs, out_len, out)
+    assert_eq!(
+        out.len(),
+        inputs.len() * out_len,
+        "hash_many: output size mismatch"
+    );
+    #[cfg(feature = "std")]
+    {
+        Threads::new(current()).hash_many(spec, inputs, out_len, out)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        current().hash_many(spec, inputs, out_len, out)
+    }
 }

@@ -1,0 +1,250 @@
+//! Multi-state Keccak-p[1600]: N independent states permuted at once, one
+//! state per 64-bit lane of a SIMD register (XKCP's "times N" interface).
+//!
+//! The round is written once, generic over [`Lanes`] (a SIMD vector of N
+//! 64-bit words); each instruction set (`sse2` ×2, `avx2` ×4, `avx512` ×8)
+//! implements the handful of vector operations and instantiates the generic
+//! code inside a `#[target_feature]` function, so the whole permutation is
+//! compiled for that instruction set.
+//!
+//! The public entry point is [`keccak_p1600_many`]: it permutes any number
+//! of states with the widest implementation this CPU has.
+
+use super::generic::ROUND_CONSTANTS;
+use super::State;
+
+/// A SIMD vector of `N` 64-bit words: word j belongs to state j.
+///
+/// # Safety
+/// Every method may only be called on a CPU that has the instruction set the
+/// implementation was written for (checked once with
+/// `is_x86_feature_detected!` before any of them runs).
+pub(crate) unsafe trait Lanes: Copy {
+    /// States per vector.
+    const N: usize;
+    /// Whether `xor3` is one instruction (AVX-512 VPTERNLOGQ): then θ's
+    /// column effect is applied with one three-way xor per lane.
+    const FAST_XOR3: bool;
+
+    unsafe fn zero() -> Self;
+    unsafe fn splat(x: u64) -> Self;
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    unsafe fn and(a: Self, b: Self) -> Self;
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: same contract as the caller.
+        unsafe { Self::xor(Self::xor(a, b), c) }
+    }
+    /// χ: `a ^ (!b & c)`.
+    unsafe fn chi(a: Self, b: Self, c: Self) -> Self;
+    /// Rotate every word left by `L` (`R` = 64 − `L`, for shift-based rotates).
+    unsafe fn rotl<const L: i32, const R: i32>(a: Self) -> Self;
+    /// Load N consecutive words.
+    unsafe fn load(p: *const u64) -> Self;
+    /// Store N consecutive words.
+    unsafe fn store(self, p: *mut u64);
+    /// XOR the first `words` 64-bit little-endian words found at `ptrs[j]`
+    /// into word j of `state[0..words]` (a transposing load).
+    /// Each `ptrs[j]` must be readable for `8 * words` bytes.
+    unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize);
+}
+
+/// π destination of each source lane: A[x, y] moves to (y, 2x + 3y).
+const PI_DEST: [usize; 25] = {
+    let mut d = [0usize; 25];
+    let mut i = 0;
+    while i < 25 {
+        let (x, y) = (i % 5, i / 5);
+        d[i] = y + 5 * ((2 * x + 3 * y) % 5);
+        i += 1;
+    }
+    d
+};
+
+/// One round on N states.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set.
+#[inline(always)]
+unsafe fn round<V: Lanes>(a: &mut [V; 25], rc: u64) {
+    // SAFETY: the caller guarantees V's instruction set is present.
+    unsafe {
+        let mut c = [V::zero(); 5];
+        for x in 0..5 {
+            c[x] = V::xor3(V::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]);
+        }
+        // θ's effect on lane (x, y): c[x-1] ^ rotl1(c[x+1]).
+        let mut r = [V::zero(); 5];
+        for x in 0..5 {
+            r[x] = V::rotl::<1, 63>(c[x]);
+        }
+        let mut d = [V::zero(); 5];
+        if !V::FAST_XOR3 {
+            for x in 0..5 {
+                d[x] = V::xor(c[(x + 4) % 5], r[(x + 1) % 5]);
+            }
+        }
+        let mut b = [V::zero(); 25];
+        macro_rules! theta_rho_pi {
+            ($($i:literal => $rot:literal),* $(,)?) => {$(
+                let t = if V::FAST_XOR3 {
+                    V::xor3(a[$i], c[($i % 5 + 4) % 5], r[($i % 5 + 1) % 5])
+                } else {
+                    V::xor(a[$i], d[$i % 5])
+                };
+                b[PI_DEST[$i]] = if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) };
+            )*};
+        }
+        // ρ offsets (FIPS 202 Table 2, mod 64), lane x + 5y.
+        theta_rho_pi!(
+            0 => 0, 1 => 1, 2 => 62, 3 => 28, 4 => 27,
+            5 => 36, 6 => 44, 7 => 6, 8 => 55, 9 => 20,
+            10 => 3, 11 => 10, 12 => 43, 13 => 25, 14 => 39,
+            15 => 41, 16 => 45, 17 => 15, 18 => 21, 19 => 8,
+            20 => 18, 21 => 2, 22 => 61, 23 => 56, 24 => 14,
+        );
+        for y in 0..5 {
+            for x in 0..5 {
+                a[x + 5 * y] = V::chi(b[x + 5 * y], b[(x + 1) % 5 + 5 * y], b[(x + 2) % 5 + 5 * y]);
+            }
+        }
+        a[0] = V::xor(a[0], V::splat(rc));
+    }
+}
+
+/// Keccak-p[1600, rounds] on N states held as 25 vectors.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set; `1 <= rounds <= 24`.
+#[inline(always)]
+pub(crate) unsafe fn permute<V: Lanes>(a: &mut [V; 25], rounds: usize) {
+    let mut ir = 24 - rounds;
+    // SAFETY: forwarded contract.
+    unsafe {
+        if rounds % 2 == 1 {
+            round(a, ROUND_CONSTANTS[ir]);
+            ir += 1;
+        }
+        while ir < 24 {
+            round(a, ROUND_CONSTANTS[ir]);
+            round(a, ROUND_CONSTANTS[ir + 1]);
+            ir += 2;
+        }
+    }
+}
+
+/// Permute `states` (at most `V::N` of them) through vectors of `V`.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set; `1 <= rounds <= 24`.
+#[inline(always)]
+pub(crate) unsafe fn permute_states<V: Lanes>(states: &mut [State], rounds: usize) {
+    debug_assert!(states.len() <= V::N && V::N <= 8);
+    let mut buf = [[0u64; 8]; 25];
+    for (j, s) in states.iter().enumerate() {
+        for i in 0..25 {
+            buf[i][j] = s[i];
+        }
+    }
+    // SAFETY: forwarded contract; each row of `buf` holds 8 ≥ N words.
+    unsafe {
+        let mut v = [V::zero(); 25];
+        for i in 0..25 {
+            v[i] = V::load(buf[i].as_ptr());
+        }
+        permute(&mut v, rounds);
+        for i in 0..25 {
+            v[i].store(buf[i].as_mut_ptr());
+        }
+    }
+    for (j, s) in states.iter_mut().enumerate() {
+        for i in 0..25 {
+            s[i] = buf[i][j];
+        }
+    }
+}
+
+/// Which multi-state permutation a CPU runs best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallelism {
+    /// One state at a time (the scalar permutation).
+    X1,
+    /// Two states per SSE2 register.
+    X2,
+    /// Four states per AVX2 register.
+    X4,
+    /// Eight states per AVX-512 register.
+    X8,
+}
+
+impl Parallelism {
+    /// States permuted at once.
+    pub fn states(self) -> usize {
+        match self {
+            Parallelism::X1 => 1,
+            Parallelism::X2 => 2,
+            Parallelism::X4 => 4,
+            Parallelism::X8 => 8,
+        }
+    }
+
+    /// The widest this CPU supports.
+    pub fn detect() -> Parallelism {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if super::avx512::available() {
+                return Parallelism::X8;
+            }
+            if super::avx2::available() {
+                return Parallelism::X4;
+            }
+            return Parallelism::X2;
+        }
+        #[allow(unreachable_code)]
+        Parallelism::X1
+    }
+
+    /// Whether this CPU can run it.
+    pub fn is_available(self) -> bool {
+        match self {
+            Parallelism::X1 => true,
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X4 => super::avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X8 => super::avx512::available(),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+/// Keccak-p[1600, rounds] on every state of `states`, `p.states()` at a time
+/// (the tail on the same vectors with idle lanes).
+/// Panics if `rounds` is not in 1..=24 or `p` is not available on this CPU.
+pub fn keccak_p1600_with(p: Parallelism, states: &mut [State], rounds: usize) {
+    assert!(
+        (1..=24).contains(&rounds),
+        "Keccak-p[1600] takes 1..=24 rounds"
+    );
+    assert!(p.is_available(), "{p:?} is not supported by this CPU");
+    for group in states.chunks_mut(p.states()) {
+        match p {
+            Parallelism::X1 => super::keccak_p1600(&mut group[0], rounds),
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X2 => super::sse2::permute_states(group, rounds),
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X4 => super::avx2::permute_states(group, rounds),
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X8 => super::avx512::permute_states(group, rounds),
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("checked by is_available"),
+        }
+    }
+}
+
+/// Keccak-p[1600, rounds] on every state of `states` with the widest
+/// multi-state permutation this CPU has.
+pub fn keccak_p1600_many(states: &mut [State], rounds: usize) {
+    keccak_p1600_with(Parallelism::detect(), states, rounds)
+}
