@@ -17,6 +17,7 @@
 
 extern crate alloc;
 
+pub mod batch;
 mod chunked;
 pub mod engine;
 mod error;

@@ -313,3 +313,87 @@ fn selection_by_name() {
         engine::available().next().unwrap().name()
     );
 }
+
+/// `batch::hash_many` for every function of the registry equals hashing
+/// each message with its own `registry::Hasher`, lanes and threads included.
+#[test]
+fn batch_equals_one_at_a_time_for_every_function() {
+    use keccakx::registry::{self, Hasher, Params};
+    let mut rng = Rng(0xBA7C4);
+    // Enough bytes in total to cross the multi-core threshold.
+    let msgs: Vec<Vec<u8>> = (0..29)
+        .map(|i| {
+            let l = if i % 7 == 0 {
+                9000 + rng.below(9000)
+            } else {
+                rng.below(700)
+            };
+            rng.bytes(l)
+        })
+        .collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+    for info in registry::list() {
+        let mut p = Params::default();
+        if info.params.contains(&registry::Param::Key) {
+            p.key = Some(b"batch key".to_vec());
+        }
+        if info.params.contains(&registry::Param::Customization) {
+            p.customization = b"cust".to_vec();
+        }
+        if info.params.contains(&registry::Param::BlockSize) {
+            p.block_size = Some(100);
+        }
+        if info.name == "keccak" {
+            p.rate = Some(1344);
+            p.capacity = Some(256);
+            p.rounds = Some(12);
+            p.suffix = Some(0x0B);
+        }
+        let out_len = if info.variable_len {
+            77
+        } else {
+            info.default_len
+        };
+        let got = keccakx::batch::hash_many(info.name, &p, &refs, out_len).unwrap();
+        let mut one = p.clone();
+        if info.variable_len {
+            one.length = Some(out_len);
+        }
+        for (i, m) in msgs.iter().enumerate() {
+            let mut h = Hasher::new(info.name, &one).unwrap();
+            h.update(m);
+            assert_eq!(
+                &got[i * out_len..][..out_len],
+                &h.finalize()[..],
+                "{} message {i}",
+                info.name
+            );
+        }
+    }
+    // Raw Keccak[r, c] off the lanes (non-1600 width) goes message by message.
+    let p = Params {
+        width: Some(800),
+        rate: Some(640),
+        ..Default::default()
+    };
+    let got = keccakx::batch::hash_many("keccak", &p, &refs[..3], 20).unwrap();
+    let mut h = Hasher::new(
+        "keccak",
+        &Params {
+            length: Some(20),
+            ..p.clone()
+        },
+    )
+    .unwrap();
+    h.update(refs[1]);
+    assert_eq!(&got[20..40], &h.finalize()[..]);
+    // Errors, not panics.
+    assert!(keccakx::batch::hash_many("nope", &Params::default(), &refs, 32).is_err());
+    assert!(keccakx::batch::hash_many("sha3-256", &Params::default(), &refs, 31).is_err());
+    assert!(keccakx::batch::hash_many("kmac128", &Params::default(), &refs, 32).is_err());
+    assert!(
+        keccakx::batch::hash_many("sha3-256", &Params::default(), &[], 32)
+            .unwrap()
+            .is_empty()
+    );
+}

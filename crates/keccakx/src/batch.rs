@@ -1,0 +1,151 @@
+//! Batch hashing: many independent messages (equal or different lengths)
+//! with any function of the [registry], the shape Merkle trees and
+//! deduplication need.
+//!
+//! Functions that are one plain width-1600 sponge (SHA3-*, SHAKE*,
+//! Keccak-*, TurboSHAKE*, raw Keccak[r, c] with b = 1600 and a byte rate)
+//! run on the multi-lane engine (SIMD lanes, then cores). The others
+//! (cSHAKE, KMAC, TupleHash, ParallelHash, KT) hash message by message,
+//! messages spread over threads.
+//!
+//! ```
+//! use keccakx::{batch, registry::Params};
+//! let msgs: Vec<&[u8]> = vec![b"abc", b"", b"hello"];
+//! let out = batch::hash_many("sha3-256", &Params::default(), &msgs, 32).unwrap();
+//! assert_eq!(&out[..32], &keccakx::fips202::Sha3_256::digest(b"abc"));
+//! ```
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::engine::{self, LaneSpec};
+use crate::error::{Error, Result};
+use crate::registry::{self, Hasher, Params};
+
+/// Hash every message with the function `name` (a [`registry`] name) and
+/// `params`; output `i` is `out[i * out_len..(i + 1) * out_len]`.
+///
+/// `out_len` must be the digest size for fixed-output functions; for the
+/// others it is the output length (bound into the result for KMAC,
+/// TupleHash and ParallelHash, as `--length` would be). For TupleHash each
+/// message is a tuple of one element.
+pub fn hash_many(
+    name: &str,
+    params: &Params,
+    messages: &[&[u8]],
+    out_len: usize,
+) -> Result<Vec<u8>> {
+    let info = registry::find(name).ok_or(Error::InvalidParameter(
+        "unknown algorithm (run `keccakx list` for the names)",
+    ))?;
+    let mut p = params.clone();
+    if info.variable_len {
+        p.length = Some(out_len);
+    } else if out_len != info.default_len {
+        return Err(Error::InvalidParameter(
+            "this algorithm has a fixed output length: out_len must be its digest size",
+        ));
+    }
+    // Validates every parameter, whichever path runs below.
+    let proto = Hasher::new(name, &p)?;
+    let n = messages
+        .len()
+        .checked_mul(out_len)
+        .ok_or(Error::InvalidParameter("batch output too large"))?;
+    let mut out = vec![0u8; n];
+    if out_len == 0 {
+        return Ok(out);
+    }
+    if let Some(spec) = lane_spec(info.name, &p)? {
+        engine::hash_many(&spec, messages, out_len, &mut out);
+        return Ok(out);
+    }
+    per_message(&proto, messages, out_len, &mut out);
+    Ok(out)
+}
+
+/// The plain sponge behind `name`, if it is one (see the module doc).
+pub fn lane_spec(name: &str, p: &Params) -> Result<Option<LaneSpec>> {
+    let info = match registry::find(name) {
+        Some(i) => i,
+        None => return Ok(None),
+    };
+    let (rate, rounds, d) = match info.name {
+        "sha3-224" => (144, 24, 0x06),
+        "sha3-256" => (136, 24, 0x06),
+        "sha3-384" => (104, 24, 0x06),
+        "sha3-512" => (72, 24, 0x06),
+        "shake128" => (168, 24, 0x1F),
+        "shake256" => (136, 24, 0x1F),
+        "keccak-224" => (144, 24, 0x01),
+        "keccak-256" => (136, 24, 0x01),
+        "keccak-384" => (104, 24, 0x01),
+        "keccak-512" => (72, 24, 0x01),
+        "turboshake128" => (168, 12, p.domain.unwrap_or(0x1F)),
+        "turboshake256" => (136, 12, p.domain.unwrap_or(0x1F)),
+        "keccak" => {
+            // Raw Keccak[r, c]: the same resolution as the registry (which
+            // has validated these parameters already).
+            let width = match (p.width, p.rate, p.capacity) {
+                (Some(w), _, _) => w,
+                (None, Some(r), Some(c)) => r + c,
+                _ => 1600,
+            };
+            let rate = match (p.rate, p.capacity) {
+                (Some(r), _) => r,
+                (None, Some(c)) => width.saturating_sub(c),
+                (None, None) => return Ok(None),
+            };
+            if width != 1600 || rate % 8 != 0 {
+                return Ok(None);
+            }
+            (rate / 8, p.rounds.unwrap_or(24), p.suffix.unwrap_or(0x01))
+        }
+        _ => return Ok(None),
+    };
+    LaneSpec::new(rate, rounds, d).map(Some)
+}
+
+fn hash_range(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]) {
+    for (m, o) in messages.iter().zip(out.chunks_exact_mut(out_len)) {
+        let mut h = proto.clone();
+        h.update(m);
+        h.finalize_reader().read(o);
+    }
+}
+
+/// Message by message, spread over up to [`engine::threads`] cores.
+fn per_message(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]) {
+    #[cfg(feature = "std")]
+    {
+        let total: usize = messages.iter().map(|m| m.len() + 64).sum();
+        let parts = engine::effective_threads().min(messages.len());
+        if parts > 1 && total >= 64 * 1024 {
+            // Contiguous ranges of about equal bytes, one per thread.
+            let mut bounds = vec![0usize];
+            let mut acc = 0usize;
+            for (i, m) in messages.iter().enumerate() {
+                acc += m.len() + 64;
+                if bounds.len() < parts
+                    && acc * parts >= total * bounds.len()
+                    && i + 1 < messages.len()
+                {
+                    bounds.push(i + 1);
+                }
+            }
+            bounds.push(messages.len());
+            rayon::scope(|s| {
+                let mut rest = out;
+                for w in bounds.windows(2) {
+                    let (mine, tail) =
+                        core::mem::take(&mut rest).split_at_mut((w[1] - w[0]) * out_len);
+                    rest = tail;
+                    let part = &messages[w[0]..w[1]];
+                    s.spawn(move |_| hash_range(proto, part, out_len, mine));
+                }
+            });
+            return;
+        }
+    }
+    hash_range(proto, messages, out_len, out)
+}
