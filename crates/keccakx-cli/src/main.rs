@@ -1,1 +1,193 @@
-fn main() {}
+//! `keccakx`: a sha3sum/b3sum-compatible hasher for the whole Keccak family.
+//! Thin: parse the command line, stream the inputs, print.
+
+mod algo;
+mod backend;
+mod check;
+mod cli;
+mod escape;
+mod exec;
+mod info;
+mod input;
+mod output;
+mod sum;
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::sync::Arc;
+
+use clap::Parser;
+use keccakx::registry::Params;
+
+use crate::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
+use crate::cli::{Cli, Command, GlobalArgs, SumArgs};
+use crate::escape::{os_bytes, quote_os};
+use crate::input::{cause, ReadOpts};
+use crate::output::warn;
+
+/// Largest key file read by --key-file.
+const MAX_KEY_FILE: u64 = 1 << 20;
+
+fn main() {
+    std::process::exit(real_main());
+}
+
+fn real_main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Help and version go to stdout; a closed stdout is not an error.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let engine_source = match setup(&cli.global) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match &cli.command {
+        Command::Sum(args) => sum_main(args, &cli.global),
+        Command::List => info::list(),
+        Command::Info => info::info(&engine_source),
+    }
+}
+
+/// Threads and engine; returns where the engine choice came from.
+fn setup(g: &GlobalArgs) -> Result<String, i32> {
+    let n = g.threads.unwrap_or(0);
+    // Fails only if a pool already exists, which cannot happen here.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global();
+    keccakx::engine::set_threads(n);
+    if let Some(name) = &g.engine {
+        if let Err(e) = keccakx::engine::set_engine(name) {
+            warn(&format!("--engine {name}: {e}"));
+            return Err(2);
+        }
+        return Ok(if name == "auto" {
+            "auto".into()
+        } else {
+            "--engine".into()
+        });
+    }
+    match std::env::var("KECCAKX_ENGINE") {
+        Ok(v) => match keccakx::engine::by_name(v.trim()) {
+            Ok(_) => Ok(format!("KECCAKX_ENGINE={v}")),
+            Err(e) => {
+                warn(&format!("KECCAKX_ENGINE={v}: {e}; using auto"));
+                Ok("auto".into())
+            }
+        },
+        Err(_) => Ok("auto".into()),
+    }
+}
+
+fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
+    s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
+}
+
+/// The library parameters from the command line; Err is the exit status.
+fn params_from(a: &SumArgs) -> Result<Params, i32> {
+    let key = match (&a.key_hex, &a.key_file) {
+        (Some(k), _) => Some(k.clone()),
+        (None, Some(path)) => {
+            let read = std::fs::File::open(path).and_then(|f| {
+                let mut v = Vec::new();
+                f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
+            });
+            match read {
+                Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
+                    warn(&format!(
+                        "--key-file {}: larger than {MAX_KEY_FILE} bytes",
+                        quote_os(path.as_os_str())
+                    ));
+                    return Err(2);
+                }
+                Ok(v) => Some(v),
+                Err(e) => {
+                    warn(&format!(
+                        "--key-file {}: {}",
+                        quote_os(path.as_os_str()),
+                        cause(&e)
+                    ));
+                    return Err(1);
+                }
+            }
+        }
+        (None, None) => None,
+    };
+    Ok(Params {
+        length: a.length,
+        customization: os_to_bytes(&a.customization),
+        function_name: os_to_bytes(&a.function_name),
+        key,
+        block_size: a.block_size,
+        domain: a.domain,
+        width: a.width,
+        rate: a.rate,
+        capacity: a.capacity,
+        rounds: a.rounds,
+        suffix: a.suffix,
+    })
+}
+
+fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
+    let name = a.algorithm.as_deref().unwrap_or(DEFAULT_ALGORITHM);
+    let Some(info) = find(name) else {
+        warn(&format!(
+            "-a {name}: unknown algorithm (run `keccakx list` for the names)"
+        ));
+        return 2;
+    };
+    let params = match params_from(a) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    // In check mode without -a the parameters may be meant for the
+    // algorithms the tag lines name: keep only what the default takes.
+    let own = if a.check && a.algorithm.is_none() {
+        params_for(info, &params)
+    } else {
+        params.clone()
+    };
+    let algo = match Algo::new(info, &own) {
+        Ok(x) => Arc::new(x),
+        Err(msg) => {
+            warn(&msg);
+            return 2;
+        }
+    };
+    let files: Vec<OsString> = if a.files.is_empty() {
+        vec![OsString::from("-")]
+    } else {
+        a.files.clone()
+    };
+    let ropts = ReadOpts { no_mmap: a.no_mmap };
+    let parallel = g.threads != Some(1);
+    let batch = match backend::batch_for(g.backend) {
+        Ok(b) => b,
+        Err(msg) => {
+            warn(&format!("--backend gpu: {msg}"));
+            return 1;
+        }
+    };
+    if a.check {
+        let opts = check::CheckOpts {
+            quiet: a.quiet,
+            status: a.status,
+            strict: a.strict,
+            warn: a.warn,
+            ignore_missing: a.ignore_missing,
+        };
+        let mut ctx = check::Context::new(algo, a.algorithm.is_some(), params);
+        check::run(&files, &mut ctx, opts, ropts, parallel)
+    } else {
+        let fmt = sum::Format {
+            tag: a.tag,
+            zero: a.zero,
+            binary: a.binary,
+        };
+        sum::run(&files, algo, fmt, ropts, parallel, batch.as_deref())
+    }
+}

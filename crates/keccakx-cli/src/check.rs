@@ -1,0 +1,524 @@
+//! `keccakx sum --check`: read checksum files (GNU or BSD-tag lines) and
+//! verify every listed file, with the messages and exit status of GNU
+//! coreutils' `sha256sum --check` (9.x).
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use keccakx::registry::{AlgorithmInfo, Params};
+
+use crate::algo::{find, find_tag, params_for, Algo};
+use crate::cli::{hex_val, MAX_LENGTH};
+use crate::escape::{os_from_bytes, push_escaped, quote, quote_os, unescape};
+use crate::exec::{run_ordered, Task};
+use crate::input::{cause, ReadOpts};
+use crate::output::{stop_status, warn, Out, Stop};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOpts {
+    pub quiet: bool,
+    pub status: bool,
+    pub strict: bool,
+    pub warn: bool,
+    pub ignore_missing: bool,
+}
+
+/// What `--check` knows from the command line.
+pub struct Context {
+    /// `-a` (or the default), already validated with `params`.
+    pub algo: Arc<Algo>,
+    /// Whether `-a` was given (without it, untagged lines of 56/64/96/128
+    /// hex digits are SHA3-224/256/384/512).
+    pub algo_given: bool,
+    /// The parameters as given (`length` only when `-l` was given).
+    pub params: Params,
+    cache: HashMap<(&'static str, usize), Result<Arc<Algo>, String>>,
+}
+
+impl Context {
+    pub fn new(algo: Arc<Algo>, algo_given: bool, params: Params) -> Context {
+        Context {
+            algo,
+            algo_given,
+            params,
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The algorithm instance for `info` with an output of `len` bytes.
+    fn instance(&mut self, info: &'static AlgorithmInfo, len: usize) -> Result<Arc<Algo>, String> {
+        if std::ptr::eq(info, self.algo.info) && len == self.algo.out_len {
+            return Ok(Arc::clone(&self.algo));
+        }
+        let base = if std::ptr::eq(info, self.algo.info) {
+            self.params.clone()
+        } else {
+            params_for(info, &self.params)
+        };
+        self.cache
+            .entry((info.name, len))
+            .or_insert_with(|| {
+                let mut p = base;
+                p.length = info.variable_len.then_some(len);
+                Algo::new(info, &p).map(Arc::new)
+            })
+            .clone()
+    }
+
+    /// Whether `hex_len` hex digits fit `info` (with `-l` if given).
+    fn fits(&self, info: &AlgorithmInfo, hex_len: usize) -> bool {
+        if hex_len < 2 || hex_len % 2 != 0 {
+            return false;
+        }
+        let n = hex_len / 2;
+        if !info.variable_len {
+            return n == info.default_len;
+        }
+        match self.params.length {
+            Some(l) => n == l,
+            None => n <= MAX_LENGTH,
+        }
+    }
+}
+
+/// A parsed checksum line.
+struct Entry {
+    name: Vec<u8>,
+    expected: Vec<u8>,
+    info: &'static AlgorithmInfo,
+}
+
+fn is_white(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+fn decode_hex(h: &[u8]) -> Option<Vec<u8>> {
+    h.chunks(2)
+        .map(|p| Some(hex_val(p[0])? << 4 | hex_val(*p.get(1)?)?))
+        .collect()
+}
+
+/// Parser state shared by the lines of one checksum file: GNU lines with a
+/// single space (`md5 -r` style) may not be mixed with two-column lines.
+struct Parser {
+    /// -1: undecided; 0: two-column lines seen; 1: reversed lines seen.
+    bsd_reversed: i8,
+}
+
+impl Parser {
+    /// Parse one line (without its newline), as coreutils' split_3 does.
+    fn parse(&mut self, s: &[u8], ctx: &Context) -> Option<Entry> {
+        let mut i = 0;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        let escaped = s.get(i) == Some(&b'\\');
+        if escaped {
+            i += 1;
+        }
+        // BSD tag: NAME, an optional space, '('.
+        let rest = &s[i..];
+        let name_end = rest
+            .iter()
+            .position(|&c| c == b' ' || c == b'(')
+            .unwrap_or(rest.len());
+        if name_end > 0 {
+            if let Some(info) = std::str::from_utf8(&rest[..name_end])
+                .ok()
+                .and_then(find_tag)
+            {
+                let mut j = name_end;
+                if rest.get(j) == Some(&b' ') {
+                    j += 1;
+                }
+                if rest.get(j) != Some(&b'(') {
+                    return None;
+                }
+                return self.parse_bsd(&rest[j + 1..], escaped, info, ctx);
+            }
+        }
+        // GNU: HEX, whitespace, (' ' | '*'), NAME.
+        let hex_len = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        let info = if ctx.algo_given {
+            ctx.algo.info
+        } else {
+            match hex_len {
+                56 => find("sha3-224")?,
+                64 => find("sha3-256")?,
+                96 => find("sha3-384")?,
+                128 => find("sha3-512")?,
+                _ => return None,
+            }
+        };
+        if !ctx.fits(info, hex_len) || !rest.get(hex_len).is_some_and(|&c| is_white(c)) {
+            return None;
+        }
+        let expected = decode_hex(&rest[..hex_len])?;
+        let mut k = hex_len + 1;
+        let left = rest.len() - k;
+        if left == 1 || (rest.get(k) != Some(&b' ') && rest.get(k) != Some(&b'*')) {
+            if self.bsd_reversed == 0 {
+                return None;
+            }
+            self.bsd_reversed = 1;
+        } else if self.bsd_reversed != 1 {
+            self.bsd_reversed = 0;
+            k += 1;
+        }
+        let name = &rest[k..];
+        let name = if escaped {
+            unescape(name)?
+        } else {
+            name.to_vec()
+        };
+        Some(Entry {
+            name,
+            expected,
+            info,
+        })
+    }
+
+    fn parse_bsd(
+        &self,
+        s: &[u8],
+        escaped: bool,
+        info: &'static AlgorithmInfo,
+        ctx: &Context,
+    ) -> Option<Entry> {
+        let close = s.iter().rposition(|&c| c == b')')?;
+        let name = if escaped {
+            unescape(&s[..close])?
+        } else {
+            s[..close].to_vec()
+        };
+        let mut i = close + 1;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        if s.get(i) != Some(&b'=') {
+            return None;
+        }
+        i += 1;
+        while i < s.len() && is_white(s[i]) {
+            i += 1;
+        }
+        let hex = &s[i..];
+        if !hex.iter().all(u8::is_ascii_hexdigit) || !ctx.fits(info, hex.len()) {
+            return None;
+        }
+        Some(Entry {
+            name,
+            expected: decode_hex(hex)?,
+            info,
+        })
+    }
+}
+
+/// The name as `--check` prints it: escaped (with a leading backslash)
+/// only when it contains a newline.
+fn check_name(name: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(name.len() + 2);
+    if name.contains(&b'\n') {
+        v.push(b'\\');
+        push_escaped(&mut v, name);
+    } else {
+        v.extend_from_slice(name);
+    }
+    v
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("WARNING: {n} {}", if n == 1 { one } else { many })
+}
+
+/// Read one checksum file completely.
+fn read_list(file: &OsString) -> io::Result<Vec<u8>> {
+    let mut v = Vec::new();
+    if file == "-" {
+        io::stdin().lock().read_to_end(&mut v)?;
+    } else {
+        let mut f = std::fs::File::open(file)?;
+        f.read_to_end(&mut v)?;
+    }
+    Ok(v)
+}
+
+/// Check every checksum file; the exit status.
+pub fn run(
+    files: &[OsString],
+    ctx: &mut Context,
+    opts: CheckOpts,
+    ropts: ReadOpts,
+    parallel: bool,
+) -> i32 {
+    let mut out = Out::new();
+    let mut status = 0;
+    for file in files {
+        let is_stdin = file == "-";
+        let label = if is_stdin {
+            quote(b"standard input")
+        } else {
+            quote_os(file)
+        };
+        let content = match read_list(file) {
+            Ok(c) => c,
+            Err(e) => {
+                warn(&format!("{label}: {}", cause(&e)));
+                status = 1;
+                continue;
+            }
+        };
+        match check_one(
+            &content, &label, is_stdin, ctx, opts, ropts, parallel, &mut out,
+        ) {
+            Ok(true) => {}
+            Ok(false) => status = 1,
+            Err(stop) => return stop_status(stop, 1),
+        }
+    }
+    match out.flush() {
+        Ok(()) => status,
+        Err(s) => stop_status(s, status),
+    }
+}
+
+#[derive(Default)]
+struct Counts {
+    properly_formatted: usize,
+    misformatted: usize,
+    read_failures: usize,
+    mismatched: usize,
+    matched_any: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_one(
+    content: &[u8],
+    label: &str,
+    is_stdin: bool,
+    ctx: &mut Context,
+    opts: CheckOpts,
+    ropts: ReadOpts,
+    parallel: bool,
+    out: &mut Out,
+) -> Result<bool, Stop> {
+    // Parse every line first; malformed lines keep their place so that the
+    // warnings come out in order with the results.
+    enum Slot {
+        Malformed(usize, Option<String>),
+        Check(Entry),
+    }
+    let mut slots = Vec::new();
+    let mut tasks: Vec<Task> = Vec::new();
+    let mut parser = Parser { bsd_reversed: -1 };
+    let mut lines = content.split_inclusive(|&c| c == b'\n');
+    let mut lineno = 0usize;
+    for raw in lines.by_ref() {
+        lineno += 1;
+        if raw.first() == Some(&b'#') {
+            continue;
+        }
+        let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
+        line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            continue;
+        }
+        match parser.parse(line, ctx) {
+            Some(e) if !(is_stdin && e.name == b"-") => {
+                match ctx.instance(e.info, e.expected.len()) {
+                    Ok(algo) => {
+                        tasks.push(Some((os_from_bytes(&e.name), algo)));
+                        slots.push(Slot::Check(e));
+                    }
+                    Err(msg) => {
+                        tasks.push(None);
+                        slots.push(Slot::Malformed(lineno, Some(msg)));
+                    }
+                }
+            }
+            _ => {
+                tasks.push(None);
+                slots.push(Slot::Malformed(lineno, None));
+            }
+        }
+    }
+    let mut c = Counts::default();
+    let mut stop: Option<Stop> = None;
+    let display = ctx.algo.display();
+    run_ordered(&tasks, ropts, parallel, |i, r| {
+        let mut line: Option<Vec<u8>> = None;
+        match (&slots[i], r) {
+            (Slot::Malformed(n, why), _) => {
+                c.misformatted += 1;
+                if let Some(why) = why {
+                    warn(&format!("{label}: {n}: {why}"));
+                } else if opts.warn {
+                    warn(&format!(
+                        "{label}: {n}: improperly formatted {display} checksum line"
+                    ));
+                }
+            }
+            (Slot::Check(e), Some(Err(err))) => {
+                c.properly_formatted += 1;
+                if opts.ignore_missing && err.kind() == io::ErrorKind::NotFound {
+                    // Missing files are skipped silently.
+                } else {
+                    warn(&format!("{}: {}", quote(&e.name), cause(&err)));
+                    c.read_failures += 1;
+                    if !opts.status {
+                        let mut l = check_name(&e.name);
+                        l.extend_from_slice(b": FAILED open or read\n");
+                        line = Some(l);
+                    }
+                }
+            }
+            (Slot::Check(e), Some(Ok(d))) => {
+                c.properly_formatted += 1;
+                let ok = keccakx::ct_eq(&d, &e.expected);
+                if ok {
+                    c.matched_any = true;
+                } else {
+                    c.mismatched += 1;
+                }
+                if !opts.status && (!ok || !opts.quiet) {
+                    let mut l = check_name(&e.name);
+                    l.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                    line = Some(l);
+                }
+            }
+            (Slot::Check(_), None) => {}
+        }
+        if let Some(l) = line {
+            if let Err(s) = out.write(&l) {
+                stop = Some(s);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    if let Some(s) = stop {
+        return Err(s);
+    }
+    if c.properly_formatted == 0 {
+        warn(&format!(
+            "{label}: no properly formatted checksum lines found"
+        ));
+        return Ok(false);
+    }
+    if !opts.status {
+        // Keep stdout and stderr in order for a reader of both.
+        out.flush()?;
+        if c.misformatted > 0 {
+            warn(&plural(
+                c.misformatted,
+                "line is improperly formatted",
+                "lines are improperly formatted",
+            ));
+        }
+        if c.read_failures > 0 {
+            warn(&plural(
+                c.read_failures,
+                "listed file could not be read",
+                "listed files could not be read",
+            ));
+        }
+        if c.mismatched > 0 {
+            warn(&plural(
+                c.mismatched,
+                "computed checksum did NOT match",
+                "computed checksums did NOT match",
+            ));
+        }
+        if opts.ignore_missing && !c.matched_any {
+            warn(&format!("{label}: no file was verified"));
+        }
+    }
+    Ok(c.matched_any
+        && c.mismatched == 0
+        && c.read_failures == 0
+        && (!opts.strict || c.misformatted == 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(name: &str, given: bool, params: Params) -> Context {
+        let info = find(name).unwrap();
+        let a = Arc::new(Algo::new(info, &params).unwrap());
+        Context::new(a, given, params)
+    }
+
+    #[test]
+    fn parses_both_formats() {
+        let c = ctx("sha3-256", false, Params::default());
+        let h = "a".repeat(64);
+        let mut p = Parser { bsd_reversed: -1 };
+        let e = p.parse(format!("{h}  a b").as_bytes(), &c).unwrap();
+        assert_eq!(e.name, b"a b");
+        assert_eq!(e.info.name, "sha3-256");
+        let e = p
+            .parse(format!("\\{h} *x\\\\y\\nz").as_bytes(), &c)
+            .unwrap();
+        assert_eq!(e.name, b"x\\y\nz");
+        // Mixing in a reversed (single-space) line is refused.
+        assert!(p.parse(format!("{h} x").as_bytes(), &c).is_none());
+        let e = p
+            .parse(
+                format!("SHA3-512 (f (1)) = {}", "b".repeat(128)).as_bytes(),
+                &c,
+            )
+            .unwrap();
+        assert_eq!(
+            (e.name.as_slice(), e.info.name),
+            (&b"f (1)"[..], "sha3-512")
+        );
+        let e = p
+            .parse(format!("KT128(f)={}", "c".repeat(10)).as_bytes(), &c)
+            .unwrap();
+        assert_eq!(e.expected.len(), 5);
+        assert!(p
+            .parse(format!("SHA3-256 (f) = {}", "b".repeat(63)).as_bytes(), &c)
+            .is_none());
+        assert!(p
+            .parse(format!("SHA3-256 (f) = {} ", "b".repeat(64)).as_bytes(), &c)
+            .is_none());
+        assert!(p.parse(b"SHA3-256 (f = 00", &c).is_none());
+        assert!(p
+            .parse(format!("{}  f", "a".repeat(62)).as_bytes(), &c)
+            .is_none());
+        assert!(p.parse(format!("\\{h}  bad\\q").as_bytes(), &c).is_none());
+        // Untagged sha3-512-length line without -a.
+        assert_eq!(
+            p.parse(format!("{}  f", "d".repeat(128)).as_bytes(), &c)
+                .unwrap()
+                .info
+                .name,
+            "sha3-512"
+        );
+    }
+
+    #[test]
+    fn explicit_algorithm_and_length() {
+        let c = ctx(
+            "shake128",
+            true,
+            Params {
+                length: Some(4),
+                ..Params::default()
+            },
+        );
+        let mut p = Parser { bsd_reversed: -1 };
+        assert!(p.parse(b"0011aabb  f", &c).is_some());
+        assert!(p.parse(b"0011aabbcc  f", &c).is_none());
+        let c = ctx("shake128", true, Params::default());
+        assert!(p.parse(b"0011aabbcc  f", &c).is_some());
+        let mut p = Parser { bsd_reversed: -1 };
+        assert!(p.parse(b"0011aabbc  f", &c).is_none());
+        // A reversed line is accepted when it comes first.
+        assert_eq!(p.parse(b"0011 f g", &c).unwrap().name, b"f g");
+    }
+}

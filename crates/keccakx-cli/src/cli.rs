@@ -1,0 +1,294 @@
+//! Command-line definition (clap). Everything a user can type is here, with
+//! the help text; validation that needs the library lives in `algo.rs`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Largest `--length` accepted, in bytes (the digest is held in memory and
+/// printed as one hex line).
+pub const MAX_LENGTH: usize = 1 << 20;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "keccakx",
+    version,
+    about = "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
+             TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c]).",
+    long_about = None,
+    arg_required_else_help = true,
+    after_help = "Run `keccakx sum --help` for the sha3sum/b3sum-compatible hasher, \
+                  `keccakx list` for every algorithm and its parameters.",
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GlobalArgs {
+    /// Worker threads: files hashed in parallel and the library's multi-core
+    /// paths (0 or unset: all cores).
+    #[arg(long, value_name = "N", global = true)]
+    pub threads: Option<usize>,
+
+    /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
+    /// CPU runs) or a name from `keccakx info`. The environment variable
+    /// KECCAKX_ENGINE does the same; this option wins over it.
+    #[arg(long, value_name = "NAME", global = true)]
+    pub engine: Option<String>,
+
+    /// Where to hash: `cpu`; `gpu` (error if no GPU can be used); `auto`
+    /// (default: the CPU, and a GPU only for batches of many files when one
+    /// is present and the algorithm runs there).
+    #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print or check checksums (like sha3sum / sha256sum / b3sum).
+    #[command(
+        after_help = "With no FILE, or when FILE is -, read standard input.\n\n\
+Output: `HASH  FILE` (GNU format). A file name containing a backslash, newline \
+or carriage return is written with those escaped as \\\\, \\n, \\r and the line \
+starts with a backslash, as GNU coreutils does. --tag writes `ALGORITHM (FILE) = HASH`.\n\n\
+--check reads both formats. A tagged line is checked with the algorithm its tag \
+names (and whichever of the given parameters that algorithm takes); an untagged \
+line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512. \
+For variable-length algorithms the length comes from the line unless -l is given.\n\n\
+Exit status: 0 if every file was hashed (or every checksum matched), 1 if any \
+file failed, 2 for invalid arguments.\n\n\
+Examples:\n  keccakx sum file.iso\n  keccakx sum -a shake128 -l 64 *.bin\n  \
+keccakx sum -a kmac256 --key-file k.bin --customization app msg\n  \
+keccakx sum -a keccak --rate 1088 --capacity 512 --suffix 0x06 f   (= SHA3-256)\n  \
+keccakx sum --tag -a kt128 * > SUMS && keccakx sum -c SUMS"
+    )]
+    Sum(SumArgs),
+    /// List every algorithm with its parameters, default length and specification.
+    List,
+    /// Show version, CPU features, engines, threads and GPUs.
+    Info,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SumArgs {
+    /// Files to hash (or, with --check, checksum files to read).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Algorithm (default sha3-256); `keccakx list` shows them all. Names are
+    /// case-insensitive and `-`/`_` may be left out (sha3_256, SHA3-256, keccak256).
+    #[arg(short = 'a', long = "algorithm", value_name = "NAME")]
+    pub algorithm: Option<String>,
+
+    /// Output length in BYTES (not bits) for variable-length algorithms
+    /// (SHAKE, cSHAKE, KMAC, TupleHash, ParallelHash, TurboSHAKE, KT, raw
+    /// keccak), at most 1048576. Like b3sum's --length; note that b2sum's and
+    /// cksum's -l count bits.
+    #[arg(short = 'l', long = "length", value_name = "BYTES", value_parser = parse_length)]
+    pub length: Option<usize>,
+
+    /// Customization string S (cSHAKE, KMAC, TupleHash, ParallelHash, KT).
+    #[arg(long, value_name = "STRING")]
+    pub customization: Option<OsString>,
+
+    /// Function-name string N (cSHAKE).
+    #[arg(long = "function-name", value_name = "STRING")]
+    pub function_name: Option<OsString>,
+
+    /// Key for KMAC, in hexadecimal.
+    #[arg(long = "key-hex", value_name = "HEX", value_parser = parse_hex, conflicts_with = "key_file")]
+    pub key_hex: Option<Vec<u8>>,
+
+    /// Key for KMAC: the raw bytes of FILE (prefer this to --key-hex, which
+    /// other users can see in the process list).
+    #[arg(long = "key-file", value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+
+    /// Block size B in bytes (ParallelHash; default 8192).
+    #[arg(long = "block-size", value_name = "BYTES")]
+    pub block_size: Option<usize>,
+
+    /// Domain-separation byte D of TurboSHAKE, 0x01..0x7F (default 0x1F);
+    /// decimal or 0x-prefixed hexadecimal.
+    #[arg(long, value_name = "BYTE", value_parser = parse_byte)]
+    pub domain: Option<u8>,
+
+    /// Raw keccak: rate r in bits.
+    #[arg(
+        long,
+        value_name = "BITS",
+        help_heading = "Raw Keccak[r,c] (-a keccak)"
+    )]
+    pub rate: Option<usize>,
+
+    /// Raw keccak: capacity c in bits (r + c = width).
+    #[arg(
+        long,
+        value_name = "BITS",
+        help_heading = "Raw Keccak[r,c] (-a keccak)"
+    )]
+    pub capacity: Option<usize>,
+
+    /// Raw keccak: permutation width b in bits: 25, 50, 100, 200, 400, 800 or
+    /// 1600 (default r + c, or 1600).
+    #[arg(
+        long,
+        value_name = "BITS",
+        help_heading = "Raw Keccak[r,c] (-a keccak)"
+    )]
+    pub width: Option<usize>,
+
+    /// Raw keccak: rounds nr, 1..=12+2*log2(b/25) (default: all; the last nr
+    /// rounds are used, as FIPS 202's Keccak-p).
+    #[arg(long, value_name = "N", help_heading = "Raw Keccak[r,c] (-a keccak)")]
+    pub rounds: Option<usize>,
+
+    /// Raw keccak: domain suffix bits as an XKCP "delimited suffix" byte
+    /// (suffix bits LSB first, then a 1): 0x01 none (default, original
+    /// Keccak), 0x06 SHA-3, 0x1F SHAKE, 0x04 cSHAKE.
+    #[arg(long, value_name = "BYTE", value_parser = parse_byte, help_heading = "Raw Keccak[r,c] (-a keccak)")]
+    pub suffix: Option<u8>,
+
+    /// Create BSD-style checksums: `ALGORITHM (FILE) = HASH`.
+    #[arg(long, conflicts_with = "check", help_heading = "Output")]
+    pub tag: bool,
+
+    /// End each output line with NUL, not newline, and do not escape file names.
+    #[arg(
+        short = 'z',
+        long = "zero",
+        conflicts_with = "check",
+        help_heading = "Output"
+    )]
+    pub zero: bool,
+
+    /// Mark files as binary (`HASH *FILE`); the digest is the same either way.
+    #[arg(short = 'b', long, conflicts_with_all = ["text", "check"], help_heading = "Output")]
+    pub binary: bool,
+
+    /// Mark files as text (`HASH  FILE`, the default); the digest is the same.
+    #[arg(short = 't', long, conflicts_with_all = ["tag", "check"], help_heading = "Output")]
+    pub text: bool,
+
+    /// Read checksums from the FILEs and check them.
+    #[arg(short = 'c', long, help_heading = "Checking")]
+    pub check: bool,
+
+    /// Don't print OK for each successfully verified file.
+    #[arg(long, requires = "check", help_heading = "Checking")]
+    pub quiet: bool,
+
+    /// Don't output anything; the exit status shows success.
+    #[arg(long, requires = "check", help_heading = "Checking")]
+    pub status: bool,
+
+    /// Exit non-zero for improperly formatted checksum lines.
+    #[arg(long, requires = "check", help_heading = "Checking")]
+    pub strict: bool,
+
+    /// Warn about improperly formatted checksum lines.
+    #[arg(short = 'w', long, requires = "check", help_heading = "Checking")]
+    pub warn: bool,
+
+    /// Don't fail or report status for missing files.
+    #[arg(long = "ignore-missing", requires = "check", help_heading = "Checking")]
+    pub ignore_missing: bool,
+
+    /// Read files with 2 MiB buffers instead of memory-mapping them (memory
+    /// stays bounded either way; mapping is usually faster).
+    #[arg(long = "no-mmap", help_heading = "Input")]
+    pub no_mmap: bool,
+}
+
+fn parse_length(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a byte count"))?;
+    if n == 0 {
+        return Err("the output length must be at least 1 byte".into());
+    }
+    if n > MAX_LENGTH {
+        return Err(format!("at most {MAX_LENGTH} bytes"));
+    }
+    Ok(n)
+}
+
+/// A byte in decimal or `0x` hexadecimal.
+pub fn parse_byte(s: &str) -> Result<u8, String> {
+    let t = s.trim();
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u8::from_str_radix(h, 16)
+    } else {
+        t.parse::<u8>()
+    };
+    v.map_err(|_| format!("'{s}' is not a byte (0..255, decimal or 0x-prefixed hex)"))
+}
+
+/// Hexadecimal bytes (whitespace ignored, optional 0x prefix).
+pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+    let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = t.strip_prefix("0x").unwrap_or(&t);
+    if t.len() % 2 != 0 {
+        return Err("odd number of hex digits".into());
+    }
+    let digits = t.as_bytes();
+    let mut out = Vec::with_capacity(digits.len() / 2);
+    for pair in digits.chunks(2) {
+        let hi = hex_val(pair[0]);
+        let lo = hex_val(pair[1]);
+        match (hi, lo) {
+            (Some(h), Some(l)) => out.push(h << 4 | l),
+            _ => return Err(format!("'{s}' is not hexadecimal")),
+        }
+    }
+    Ok(out)
+}
+
+pub fn hex_val(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parsers() {
+        assert_eq!(parse_byte("0x1F"), Ok(0x1f));
+        assert_eq!(parse_byte("31"), Ok(31));
+        assert!(parse_byte("256").is_err());
+        assert!(parse_byte("0xZZ").is_err());
+        assert_eq!(parse_hex("00ff10"), Ok(vec![0, 255, 16]));
+        assert_eq!(parse_hex(""), Ok(vec![]));
+        assert!(parse_hex("abc").is_err());
+        assert!(parse_hex("zz").is_err());
+        assert!(parse_length("0").is_err());
+        assert!(parse_length("1048577").is_err());
+        assert_eq!(parse_length("64"), Ok(64));
+    }
+}

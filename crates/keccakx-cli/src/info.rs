@@ -1,0 +1,139 @@
+//! `keccakx list` and `keccakx info`.
+
+use std::io::Write;
+
+use keccakx::registry::{self, Param};
+
+use crate::backend;
+use crate::output::{stop_status, Out};
+
+fn param_flags(p: Param) -> &'static str {
+    match p {
+        Param::Length => "-l BYTES",
+        Param::Customization => "--customization S",
+        Param::FunctionName => "--function-name N",
+        Param::Key => "--key-hex/--key-file (required)",
+        Param::BlockSize => "--block-size B (8192)",
+        Param::Domain => "--domain D (0x1F)",
+        Param::Sponge => "--rate --capacity --width --rounds --suffix (bits)",
+    }
+}
+
+/// Every algorithm with its parameters, default length and specification.
+pub fn list() -> i32 {
+    let mut text = Vec::new();
+    let _ = writeln!(
+        text,
+        "{:<20} {:<20} {:<14} {:<60} SPEC",
+        "NAME (-a)", "TAG (--tag)", "OUTPUT BYTES", "PARAMETERS"
+    );
+    for a in registry::list() {
+        let len = if a.variable_len {
+            format!("{} (any)", a.default_len)
+        } else {
+            a.default_len.to_string()
+        };
+        let params: Vec<&str> = a.params.iter().map(|&p| param_flags(p)).collect();
+        let params = if params.is_empty() {
+            "-".to_string()
+        } else {
+            params.join(", ")
+        };
+        let _ = writeln!(
+            text,
+            "{:<20} {:<20} {:<14} {:<60} {}",
+            a.name, a.display, len, params, a.spec
+        );
+    }
+    let _ = writeln!(
+        text,
+        "\nLengths are in bytes (-l 64 = 512 bits). Names are case-insensitive; `-` and `_` are optional."
+    );
+    let mut out = Out::new();
+    match out.write(&text).and_then(|_| out.flush()) {
+        Ok(()) => 0,
+        Err(s) => stop_status(s, 0),
+    }
+}
+
+fn cpu_features() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut f: Vec<&'static str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! probe {
+            ($($name:tt),*) => { $( if std::arch::is_x86_feature_detected!($name) { f.push($name); } )* };
+        }
+        probe!(
+            "sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl",
+            "avx512bw", "avx512dq"
+        );
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        macro_rules! probe {
+            ($($name:tt),*) => { $( if std::arch::is_aarch64_feature_detected!($name) { f.push($name); } )* };
+        }
+        probe!("neon", "sha3");
+    }
+    f
+}
+
+/// Version, CPU, engines, threads, GPUs.
+pub fn info(engine_source: &str) -> i32 {
+    let mut t = Vec::new();
+    let _ = writeln!(t, "keccakx {}", env!("CARGO_PKG_VERSION"));
+    let feats = cpu_features();
+    let _ = writeln!(
+        t,
+        "cpu: {} ({})",
+        std::env::consts::ARCH,
+        if feats.is_empty() {
+            "no SIMD features detected".to_string()
+        } else {
+            feats.join(" ")
+        }
+    );
+    let names: Vec<String> = keccakx::engine::all()
+        .iter()
+        .map(|e| {
+            if e.is_available() {
+                e.name().to_string()
+            } else {
+                format!("{} (not on this CPU)", e.name())
+            }
+        })
+        .collect();
+    let _ = writeln!(t, "engines: {}", names.join(", "));
+    let _ = writeln!(
+        t,
+        "engine: {} ({engine_source})",
+        keccakx::engine::current().name()
+    );
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let _ = writeln!(
+        t,
+        "threads: {} (cores: {cores})",
+        rayon::current_num_threads()
+    );
+    match backend::gpu_devices() {
+        Ok(devs) if devs.is_empty() => {
+            let _ = writeln!(t, "gpus: none");
+        }
+        Ok(devs) => {
+            for d in devs {
+                let _ = writeln!(t, "gpu: {d}");
+            }
+        }
+        Err(reason) => {
+            let _ = writeln!(t, "gpus: none ({reason})");
+        }
+    }
+    let mut out = Out::new();
+    match out.write(&t).and_then(|_| out.flush()) {
+        Ok(()) => 0,
+        Err(s) => stop_status(s, 0),
+    }
+}

@@ -1,0 +1,140 @@
+//! Reading inputs with bounded memory: regular files are memory-mapped and
+//! fed in 64 MiB windows whose pages are released after use; everything else
+//! (stdin, pipes, devices, `--no-mmap`) is read with one 2 MiB buffer.
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+
+use crate::algo::Algo;
+
+/// Read buffer for the streaming path.
+pub const BUF_SIZE: usize = 2 << 20;
+/// Files smaller than this are read, not mapped (mapping costs more).
+const MMAP_MIN: u64 = 64 << 10;
+/// Mapped bytes fed to the hasher per call; pages are dropped afterwards.
+const MAP_WINDOW: usize = 64 << 20;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOpts {
+    pub no_mmap: bool,
+}
+
+/// The message for an I/O error, as `strerror` words it (no "(os error N)").
+pub fn cause(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => s[..i].to_string(),
+        _ => s,
+    }
+}
+
+fn is_a_directory() -> io::Error {
+    #[cfg(unix)]
+    {
+        io::Error::from_raw_os_error(libc::EISDIR)
+    }
+    #[cfg(not(unix))]
+    {
+        io::Error::new(io::ErrorKind::Other, "Is a directory")
+    }
+}
+
+/// Hash the file at `path` (`-` is standard input).
+pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
+    if path == "-" {
+        let stdin = io::stdin();
+        let lock = stdin.lock();
+        return hash_reader(lock, algo, None);
+    }
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(is_a_directory());
+    }
+    if meta.is_file() {
+        let len = meta.len();
+        if !opts.no_mmap && len >= MMAP_MIN && usize::try_from(len).is_ok() {
+            if let Some(d) = hash_mapped(&file, len, algo) {
+                return d;
+            }
+        }
+        // Some files (procfs, sysfs) report size 0 yet have content.
+        return hash_reader(file, algo, (len > 0).then_some(len));
+    }
+    hash_reader(file, algo, None)
+}
+
+/// Hash a memory map of `file`; `None` when the file cannot be mapped (the
+/// caller then reads it).
+fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
+    // SAFETY: the map is read-only and private to this function. The one
+    // hazard of mapping a file is another process truncating it while we
+    // read (the kernel then raises SIGBUS); coreutils-style tools that mmap
+    // (b3sum, ripgrep) accept the same trade-off, and `--no-mmap` avoids it.
+    let map = unsafe { memmap2::MmapOptions::new().len(len as usize).map(file) }.ok()?;
+    let _ = map.advise(memmap2::Advice::Sequential);
+    let mut s = algo.start(Some(len));
+    let mut off = 0usize;
+    while off < map.len() {
+        let end = map.len().min(off + MAP_WINDOW);
+        s.update(&map[off..end]);
+        // Drop the window's pages from our resident set: the data stays in
+        // the page cache, the process does not grow with the file.
+        // SAFETY: MADV_DONTNEED on a read-only file mapping only discards
+        // this process's page-table entries; the range is never read again.
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, off, end - off)
+        };
+        off = end;
+    }
+    Some(s.finish().map_err(io::Error::other))
+}
+
+/// Read `r` to the end: `Interrupted` is retried, other errors end the file.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            x => return x,
+        }
+    }
+}
+
+/// Hash a stream. `len` is the size when known (regular files).
+pub fn hash_reader(mut r: impl Read, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
+    if algo.needs_length() && len.is_none() {
+        // TupleHash needs the length up front: buffer unseekable input.
+        let mut all = Vec::new();
+        loop {
+            match r.read_to_end(&mut all) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok(_) => break,
+            }
+        }
+        return Ok(algo.digest(&all));
+    }
+    let mut s = algo.start(len);
+    let mut buf = vec![0u8; BUF_SIZE];
+    loop {
+        let n = read_full(&mut r, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        s.update(&buf[..n]);
+    }
+    s.finish().map_err(io::Error::other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cause_strips_os_error() {
+        let e = io::Error::from_raw_os_error(2);
+        assert_eq!(cause(&e), "No such file or directory");
+        assert_eq!(cause(&is_a_directory()), "Is a directory");
+    }
+}

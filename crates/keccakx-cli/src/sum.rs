@@ -1,0 +1,146 @@
+//! `keccakx sum FILE...`: one checksum line per file, in argument order.
+
+use std::ffi::OsString;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use crate::algo::{to_hex, Algo};
+use crate::escape::{needs_escape, os_bytes, push_escaped, quote_os};
+use crate::exec::{run_ordered, Task};
+use crate::input::{cause, ReadOpts};
+use crate::output::{stop_status, warn, Out, Stop};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Format {
+    pub tag: bool,
+    pub zero: bool,
+    pub binary: bool,
+}
+
+/// One output record, byte for byte as coreutils' `sha*sum` writes it.
+pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Vec<u8> {
+    let esc = !fmt.zero && needs_escape(name);
+    let hex = to_hex(digest);
+    let mut line = Vec::with_capacity(hex.len() + name.len() + display.len() + 8);
+    if esc {
+        line.push(b'\\');
+    }
+    let push_name = |line: &mut Vec<u8>| {
+        if esc {
+            push_escaped(line, name)
+        } else {
+            line.extend_from_slice(name)
+        }
+    };
+    if fmt.tag {
+        line.extend_from_slice(display.as_bytes());
+        line.extend_from_slice(b" (");
+        push_name(&mut line);
+        line.extend_from_slice(b") = ");
+        line.extend_from_slice(hex.as_bytes());
+    } else {
+        line.extend_from_slice(hex.as_bytes());
+        line.push(b' ');
+        line.push(if fmt.binary { b'*' } else { b' ' });
+        push_name(&mut line);
+    }
+    line.push(if fmt.zero { 0 } else { b'\n' });
+    line
+}
+
+/// A batch hasher for many files at once (the GPU); `None` from `hash`
+/// means "not handled here, use the CPU".
+pub trait Batch {
+    fn hash(
+        &self,
+        algo: &Algo,
+        files: &[OsString],
+        opts: ReadOpts,
+    ) -> Option<Vec<crate::exec::Digest>>;
+}
+
+/// Hash `files` and print their lines; the exit status.
+pub fn run(
+    files: &[OsString],
+    algo: Arc<Algo>,
+    fmt: Format,
+    opts: ReadOpts,
+    parallel: bool,
+    batch: Option<&dyn Batch>,
+) -> i32 {
+    let mut out = Out::new();
+    let mut status = 0;
+    let mut stop: Option<Stop> = None;
+    let mut deliver = |name: &OsString, r: Option<crate::exec::Digest>| -> ControlFlow<()> {
+        match r {
+            Some(Ok(d)) => {
+                let line = format_line(fmt, algo.display(), &d, &os_bytes(name));
+                if let Err(s) = out.write(&line) {
+                    stop = Some(s);
+                    return ControlFlow::Break(());
+                }
+            }
+            Some(Err(e)) => {
+                warn(&format!("{}: {}", quote_os(name), cause(&e)));
+                status = 1;
+            }
+            None => {}
+        }
+        ControlFlow::Continue(())
+    };
+    let batched = batch.and_then(|b| b.hash(&algo, files, opts));
+    match batched {
+        Some(results) => {
+            for (name, r) in files.iter().zip(results) {
+                if deliver(name, Some(r)).is_break() {
+                    break;
+                }
+            }
+        }
+        None => {
+            let tasks: Vec<Task> = files
+                .iter()
+                .map(|f| Some((f.clone(), Arc::clone(&algo))))
+                .collect();
+            run_ordered(&tasks, opts, parallel, |i, r| deliver(&files[i], r));
+        }
+    }
+    if stop.is_none() {
+        if let Err(s) = out.flush() {
+            stop = Some(s);
+        }
+    }
+    match stop {
+        Some(s) => stop_status(s, status),
+        None => status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gnu_and_bsd_lines() {
+        let d = [0xabu8, 0x01];
+        let f = Format::default();
+        assert_eq!(format_line(f, "SHA3-256", &d, b"a b"), b"ab01  a b\n");
+        assert_eq!(
+            format_line(f, "SHA3-256", &d, b"a\\b\nc"),
+            b"\\ab01  a\\\\b\\nc\n"
+        );
+        let t = Format { tag: true, ..f };
+        assert_eq!(
+            format_line(t, "SHA3-256", &d, b"x"),
+            b"SHA3-256 (x) = ab01\n"
+        );
+        assert_eq!(
+            format_line(t, "KT128", &d, b"x\ry"),
+            b"\\KT128 (x\\ry) = ab01\n"
+        );
+        let z = Format { zero: true, ..f };
+        assert_eq!(format_line(z, "SHA3-256", &d, b"a\nb"), b"ab01  a\nb\0");
+        let b = Format { binary: true, ..f };
+        assert_eq!(format_line(b, "SHA3-256", &d, b"f"), b"ab01 *f\n");
+    }
+}
