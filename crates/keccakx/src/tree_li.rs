@@ -30,7 +30,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::engine::{self, LaneSpec};
+use crate::engine::{self, Engine, LaneSpec};
 use crate::error::{Error, Result};
 use crate::sponge::{ByteSponge, XofReader};
 
@@ -123,7 +123,7 @@ impl TreeLiParams {
                 "tree-LI D^H must be at most 65536 leaves: lower the degree or the height",
             ));
         }
-        if self.rate_bits + self.capacity_bits != 1600 {
+        if self.rate_bits.checked_add(self.capacity_bits) != Some(1600) {
             return Err(Error::InvalidParameter(
                 "tree-LI rate + capacity must be 1600 bits (Keccak-f[1600])",
             ));
@@ -244,7 +244,7 @@ impl Shape {
 
     /// From the chaining values of the first `cvs.len() / cv_len` leaves (the
     /// rest have empty bodies) up to the final node, ready to squeeze.
-    fn finish(&self, mut cvs: Vec<u8>) -> XofReader {
+    fn finish(&self, engine: &dyn Engine, mut cvs: Vec<u8>) -> XofReader {
         let (d, n) = (self.degree, self.cv_len);
         // The chaining value every node of an all-empty subtree has, level by level.
         let mut empty = vec![0u8; n];
@@ -267,7 +267,7 @@ impl Shape {
             let mut next = vec![0u8; parents * n];
             if parents > 0 {
                 let pieces: Vec<&[u8]> = inputs.chunks(self.header.len() + d * n).collect();
-                engine::hash_many(&self.spec(SUFFIX_INNER), &pieces, n, &mut next);
+                engine.hash_many(&self.spec(SUFFIX_INNER), &pieces, n, &mut next);
             }
             cvs = next;
             body.clear();
@@ -367,7 +367,7 @@ impl TreeLi {
             leaf.pad_delimited(SUFFIX_LEAF);
             leaf.squeeze(cv);
         }
-        self.shape.finish(cvs)
+        self.shape.finish(engine::current(), cvs)
     }
 
     /// End the message and fill `out` (any length).
@@ -385,6 +385,16 @@ impl TreeLi {
 /// (in batches of at most 64 MiB) and hashed together on the current engine
 /// ([`engine::hash_many`]), then each inner level likewise.
 pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
+    tree_li_with_engine(engine::current(), params, msg, out)
+}
+
+/// [`tree_li`] on a given engine (cross-engine tests, benchmarks, `--engine`).
+pub fn tree_li_with_engine(
+    engine: &dyn Engine,
+    params: &TreeLiParams,
+    msg: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     let shape = Shape::new(params)?;
     if shape.height == 0 {
         let mut s = shape.start.clone();
@@ -400,9 +410,9 @@ pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> 
     // last block lacks.
     let leaf_len = |i: usize| {
         let count = (blocks - i).div_ceil(l);
-        let mut len = count * b;
+        let mut len = count.saturating_mul(b);
         if (blocks - 1) % l == i {
-            len -= blocks * b - msg.len();
+            len -= (b - msg.len() % b) % b;
         }
         len
     };
@@ -424,14 +434,14 @@ pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> 
             gathered.extend_from_slice(&shape.header);
             let mut j = last;
             while j < blocks {
-                gathered.extend_from_slice(&msg[j * b..((j + 1) * b).min(msg.len())]);
+                gathered.extend_from_slice(&msg[j * b..(j * b).saturating_add(b).min(msg.len())]);
                 j += l;
             }
             bounds.push((start, gathered.len()));
             last += 1;
         }
         let pieces: Vec<&[u8]> = bounds.iter().map(|&(s, e)| &gathered[s..e]).collect();
-        engine::hash_many(
+        engine.hash_many(
             &shape.spec(SUFFIX_LEAF),
             &pieces,
             n,
@@ -439,7 +449,7 @@ pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> 
         );
         first = last;
     }
-    shape.finish(cvs).read(out);
+    shape.finish(engine, cvs).read(out);
     Ok(())
 }
 

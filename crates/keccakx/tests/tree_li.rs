@@ -2,7 +2,8 @@
 //! vectors (tests/vectors/tree-li/vectors.txt, written by tests/tree_li_ref.py),
 //! incremental == one-shot on random splits, and parameter errors as values.
 
-use keccakx::tree_li::{tree_li, TreeLi, TreeLiParams};
+use keccakx::engine;
+use keccakx::tree_li::{tree_li, tree_li_with_engine, TreeLi, TreeLiParams};
 use keccakx::Error;
 
 fn pattern(n: usize) -> Vec<u8> {
@@ -121,6 +122,20 @@ fn one_shot_matches_reference_vectors() {
             "one-shot, vector on line {}: {:?} MLEN={}",
             v.line, v.params, v.mlen
         );
+    }
+}
+
+#[test]
+fn every_engine_matches_reference_vectors() {
+    let engines: Vec<_> = engine::available().collect();
+    assert!(engines.iter().any(|e| e.name() == "scalar"));
+    for e in engines {
+        for v in vectors() {
+            let msg = pattern(v.mlen);
+            let mut got = vec![0u8; v.out.len()];
+            tree_li_with_engine(e, &v.params, &msg, &mut got).unwrap();
+            assert_eq!(got, v.out, "engine {}, vector on line {}", e.name(), v.line);
+        }
     }
 }
 
