@@ -72,59 +72,97 @@ fn bits_to_lanes(a: &Bits, w: usize) -> [u64; 25] {
     s
 }
 
+/// The five step mappings of FIPS 202 §3.2, in round order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Theta,
+    Rho,
+    Pi,
+    Chi,
+    Iota,
+}
+
+pub const STEPS: [Step; 5] = [Step::Theta, Step::Rho, Step::Pi, Step::Chi, Step::Iota];
+
+/// Applies one step mapping on bits, lane width w = 2^l (`ir` is used by ι only).
+fn step_bits(a: &Bits, step: Step, ir: usize, l: u32) -> Bits {
+    let w = 1usize << l;
+    let mut out = [[[0u8; 64]; 5]; 5];
+    match step {
+        Step::Theta => {
+            // Algorithm 1
+            let mut c = [[0u8; 64]; 5];
+            for x in 0..5 {
+                for z in 0..w {
+                    c[x][z] = a[x][0][z] ^ a[x][1][z] ^ a[x][2][z] ^ a[x][3][z] ^ a[x][4][z];
+                }
+            }
+            for x in 0..5 {
+                for z in 0..w {
+                    let d = c[(x + 4) % 5][z] ^ c[(x + 1) % 5][(z + w - 1) % w];
+                    for y in 0..5 {
+                        out[x][y][z] = a[x][y][z] ^ d;
+                    }
+                }
+            }
+        }
+        Step::Rho => {
+            // Algorithm 2
+            let off = rho_offsets();
+            for x in 0..5 {
+                for y in 0..5 {
+                    let o = off[x + 5 * y] as usize % w;
+                    for z in 0..w {
+                        out[x][y][z] = a[x][y][(z + w - o) % w];
+                    }
+                }
+            }
+        }
+        Step::Pi => {
+            // Algorithm 3: A'[x, y, z] = A[(x + 3y) mod 5, x, z]
+            for x in 0..5 {
+                for y in 0..5 {
+                    for z in 0..w {
+                        out[x][y][z] = a[(x + 3 * y) % 5][x][z];
+                    }
+                }
+            }
+        }
+        Step::Chi => {
+            // Algorithm 4
+            for x in 0..5 {
+                for y in 0..5 {
+                    for z in 0..w {
+                        out[x][y][z] = a[x][y][z] ^ ((a[(x + 1) % 5][y][z] ^ 1) & a[(x + 2) % 5][y][z]);
+                    }
+                }
+            }
+        }
+        Step::Iota => {
+            // Algorithm 6
+            out = *a;
+            for j in 0..=l as usize {
+                out[0][0][(1usize << j) - 1] ^= rc_bit(j + 7 * ir);
+            }
+        }
+    }
+    out
+}
+
+/// One step mapping on a lane state of width `width` (round index `ir` for ι).
+pub fn step(s: &[u64; 25], width: usize, st: Step, ir: usize) -> [u64; 25] {
+    let w = width / 25;
+    let l = w.trailing_zeros();
+    bits_to_lanes(&step_bits(&lanes_to_bits(s, w), st, ir, l), w)
+}
+
 /// Rnd(A, ir) = ι(χ(π(ρ(θ(A)))), ir) on bits, lane width w = 2^l.
 fn rnd(a: &Bits, ir: usize, l: u32) -> Bits {
-    let w = 1usize << l;
-    // θ (Algorithm 1)
-    let mut c = [[0u8; 64]; 5];
-    for x in 0..5 {
-        for z in 0..w {
-            c[x][z] = a[x][0][z] ^ a[x][1][z] ^ a[x][2][z] ^ a[x][3][z] ^ a[x][4][z];
-        }
+    let mut a = *a;
+    for st in STEPS {
+        a = step_bits(&a, st, ir, l);
     }
-    let mut t = *a;
-    for x in 0..5 {
-        for z in 0..w {
-            let d = c[(x + 4) % 5][z] ^ c[(x + 1) % 5][(z + w - 1) % w];
-            for y in 0..5 {
-                t[x][y][z] = a[x][y][z] ^ d;
-            }
-        }
-    }
-    // ρ (Algorithm 2)
-    let off = rho_offsets();
-    let mut r = [[[0u8; 64]; 5]; 5];
-    for x in 0..5 {
-        for y in 0..5 {
-            let o = off[x + 5 * y] as usize % w;
-            for z in 0..w {
-                r[x][y][z] = t[x][y][(z + w - o) % w];
-            }
-        }
-    }
-    // π (Algorithm 3): A'[x, y, z] = A[(x + 3y) mod 5, x, z]
-    let mut p = [[[0u8; 64]; 5]; 5];
-    for x in 0..5 {
-        for y in 0..5 {
-            for z in 0..w {
-                p[x][y][z] = r[(x + 3 * y) % 5][x][z];
-            }
-        }
-    }
-    // χ (Algorithm 4)
-    let mut h = [[[0u8; 64]; 5]; 5];
-    for x in 0..5 {
-        for y in 0..5 {
-            for z in 0..w {
-                h[x][y][z] = p[x][y][z] ^ ((p[(x + 1) % 5][y][z] ^ 1) & p[(x + 2) % 5][y][z]);
-            }
-        }
-    }
-    // ι (Algorithm 6)
-    for j in 0..=l as usize {
-        h[0][0][(1usize << j) - 1] ^= rc_bit(j + 7 * ir);
-    }
-    h
+    a
 }
 
 /// Keccak-p[b, nr] (Algorithm 7): round indices 12+2l-nr .. 12+2l-1.
