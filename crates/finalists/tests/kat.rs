@@ -42,6 +42,11 @@ fn check(file: &str, alg: &str) {
     let kats = load(file);
     for imp in Impl::ALL {
         for (i, k) in kats.iter().enumerate() {
+            // The two-thread design synchronises per step and is slow on a busy
+            // 2-core machine: it gets every 16th vector (and the differential tests).
+            if imp == Impl::TwoThreads && i % 16 != 0 && kats.len() > 16 {
+                continue;
+            }
             assert_eq!(
                 finalists::hash(alg, imp, &k.msg),
                 k.md,
