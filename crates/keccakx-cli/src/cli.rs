@@ -110,7 +110,7 @@ pub struct SumArgs {
 
     /// Key for KMAC, in hexadecimal.
     #[arg(long = "key-hex", value_name = "HEX", value_parser = parse_hex, conflicts_with = "key_file")]
-    pub key_hex: Option<Vec<u8>>,
+    pub key_hex: Option<HexBytes>,
 
     /// Key for KMAC: the raw bytes of FILE (prefer this to --key-hex, which
     /// other users can see in the process list).
@@ -188,19 +188,20 @@ pub struct SumArgs {
     pub check: bool,
 
     /// Don't print OK for each successfully verified file.
-    #[arg(long, requires = "check", help_heading = "Checking")]
+    #[arg(long, requires = "check", overrides_with_all = ["status", "warn"], help_heading = "Checking")]
     pub quiet: bool,
 
     /// Don't output anything; the exit status shows success.
-    #[arg(long, requires = "check", help_heading = "Checking")]
+    #[arg(long, requires = "check", overrides_with_all = ["quiet", "warn"], help_heading = "Checking")]
     pub status: bool,
 
     /// Exit non-zero for improperly formatted checksum lines.
     #[arg(long, requires = "check", help_heading = "Checking")]
     pub strict: bool,
 
-    /// Warn about improperly formatted checksum lines.
-    #[arg(short = 'w', long, requires = "check", help_heading = "Checking")]
+    /// Warn about improperly formatted checksum lines (of --quiet, --status
+    /// and --warn, the last one given wins, as in coreutils).
+    #[arg(short = 'w', long, requires = "check", overrides_with_all = ["quiet", "status"], help_heading = "Checking")]
     pub warn: bool,
 
     /// Don't fail or report status for missing files.
@@ -238,8 +239,16 @@ pub fn parse_byte(s: &str) -> Result<u8, String> {
     v.map_err(|_| format!("'{s}' is not a byte (0..255, decimal or 0x-prefixed hex)"))
 }
 
+/// Bytes given in hexadecimal on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HexBytes(pub Vec<u8>);
+
+fn parse_hex(s: &str) -> Result<HexBytes, String> {
+    decode_hex_arg(s).map(HexBytes)
+}
+
 /// Hexadecimal bytes (whitespace ignored, optional 0x prefix).
-pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+pub fn decode_hex_arg(s: &str) -> Result<Vec<u8>, String> {
     let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     let t = t.strip_prefix("0x").unwrap_or(&t);
     if t.len() % 2 != 0 {
@@ -283,8 +292,8 @@ mod tests {
         assert_eq!(parse_byte("31"), Ok(31));
         assert!(parse_byte("256").is_err());
         assert!(parse_byte("0xZZ").is_err());
-        assert_eq!(parse_hex("00ff10"), Ok(vec![0, 255, 16]));
-        assert_eq!(parse_hex(""), Ok(vec![]));
+        assert_eq!(decode_hex_arg("00ff10"), Ok(vec![0, 255, 16]));
+        assert_eq!(decode_hex_arg(""), Ok(vec![]));
         assert!(parse_hex("abc").is_err());
         assert!(parse_hex("zz").is_err());
         assert!(parse_length("0").is_err());

@@ -90,7 +90,7 @@ fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
 /// The library parameters from the command line; Err is the exit status.
 fn params_from(a: &SumArgs) -> Result<Params, i32> {
     let key = match (&a.key_hex, &a.key_file) {
-        (Some(k), _) => Some(k.clone()),
+        (Some(k), _) => Some(k.0.clone()),
         (None, Some(path)) => {
             let read = std::fs::File::open(path).and_then(|f| {
                 let mut v = Vec::new();
