@@ -73,6 +73,7 @@ pub fn features() -> Features {
 /// Environment override used by tests and benchmarks: `FINALISTS_SIMD=off|sse41|avx2|avx512`
 /// caps the instruction sets the parallel implementations may use (never raises them).
 pub fn capped() -> Features {
+    #[cfg_attr(not(feature = "std"), allow(unused_mut))]
     let mut f = features();
     #[cfg(feature = "std")]
     if let Ok(v) = std::env::var("FINALISTS_SIMD") {

@@ -189,3 +189,19 @@ fn simd_levels_agree() {
         assert!(st.success(), "FINALISTS_SIMD={level} failed");
     }
 }
+
+#[cfg(feature = "rustcrypto")]
+#[test]
+fn rustcrypto_traits_match() {
+    use digest::Digest;
+    let msg = b"The quick brown fox jumps over the lazy dog";
+    assert_eq!(finalists::rustcrypto::Blake512::digest(msg).to_vec(), reference(Algorithm::Blake512, msg));
+    assert_eq!(finalists::rustcrypto::Groestl256::digest(msg).to_vec(), reference(Algorithm::Groestl256, msg));
+    assert_eq!(finalists::rustcrypto::Jh384::digest(msg).to_vec(), reference(Algorithm::Jh384, msg));
+    assert_eq!(finalists::rustcrypto::Skein1024_1024::digest(msg).to_vec(), reference(Algorithm::Skein1024_1024, msg));
+    let mut h = finalists::rustcrypto::Skein512_256::new();
+    Digest::update(&mut h, &msg[..10]);
+    Digest::update(&mut h, &msg[10..]);
+    assert_eq!(h.finalize_reset().to_vec(), reference(Algorithm::Skein512_256, msg));
+    assert_eq!(h.finalize().to_vec(), reference(Algorithm::Skein512_256, b""));
+}
