@@ -1,0 +1,249 @@
+"""keccakx: the whole Keccak family with a hashlib-compatible API.
+
+Hash objects (``update``, ``copy``, ``digest``, ``hexdigest``, ``name``,
+``digest_size``, ``block_size``) for SHA3-224/256/384/512, SHAKE128/256,
+Keccak-224/256/384/512 (pad 0x01, Ethereum's Keccak-256), cSHAKE, KMAC,
+TupleHash, ParallelHash (SP 800-185), TurboSHAKE, KT128/KT256 (RFC 9861), tree
+mode LI and raw Keccak[r, c]; extendable-output objects add ``digest(n)``,
+``hexdigest(n)`` and a ``read(n)`` stream.
+
+Any object with the buffer protocol is hashed in place (bytes, bytearray,
+memoryview, NumPy arrays, mmap), and the GIL is released while hashing inputs
+of 4 KiB or more, so threads hash in parallel. ``hash_many`` hashes many
+messages in one call on all cores and returns a 2-D NumPy array.
+
+    >>> import keccakx
+    >>> keccakx.sha3_256(b"abc").hexdigest()[:16]
+    '3a985da74fe225b2'
+    >>> keccakx.new("shake128", b"abc").hexdigest(8)
+    '5881092dd818bf5c'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+
+
+from . import _keccakx
+from ._keccakx import (
+    XOF,
+    Hash,
+    cshake128,
+    cshake256,
+    engine,
+    keccak,
+    keccak_224,
+    keccak_256,
+    keccak_384,
+    keccak_512,
+    kmac128,
+    kmac256,
+    kmacxof128,
+    kmacxof256,
+    kt128,
+    kt256,
+    new,
+    parallelhash128,
+    parallelhash256,
+    parallelhashxof128,
+    parallelhashxof256,
+    set_threads,
+    sha3_224,
+    sha3_256,
+    sha3_384,
+    sha3_512,
+    shake_128,
+    shake_256,
+    tree_li,
+    tuplehash128,
+    tuplehash256,
+    tuplehashxof128,
+    tuplehashxof256,
+    turboshake128,
+    turboshake256,
+)
+
+__all__ = [
+    "Hash",
+    "XOF",
+    "algorithms_available",
+    "algorithms_guaranteed",
+    "backend_info",
+    "backends",
+    "cshake128",
+    "cshake256",
+    "engine",
+    "file_digest",
+    "hash_many",
+    "keccak",
+    "keccak_224",
+    "keccak_256",
+    "keccak_384",
+    "keccak_512",
+    "kmac128",
+    "kmac256",
+    "kmacxof128",
+    "kmacxof256",
+    "kt128",
+    "kt256",
+    "new",
+    "parallelhash128",
+    "parallelhash256",
+    "parallelhashxof128",
+    "parallelhashxof256",
+    "set_threads",
+    "sha3_224",
+    "sha3_256",
+    "sha3_384",
+    "sha3_512",
+    "shake_128",
+    "shake_256",
+    "tree_li",
+    "tuplehash128",
+    "tuplehash256",
+    "tuplehashxof128",
+    "tuplehashxof256",
+    "turboshake128",
+    "turboshake256",
+]
+
+__version__ = "0.1.0"
+
+#: Every name ``new()`` accepts (other spellings work too: case, ``-``/``_``).
+algorithms_available = frozenset(_keccakx._algorithm_names())
+#: Same as ``algorithms_available``: every function is built in.
+algorithms_guaranteed = algorithms_available
+
+
+def backend_info() -> dict:
+    """What can run here: ``{"cpu": <engine name>, "gpu": <device or reason>,
+    "gpu_available": bool}``."""
+    ok, why = _keccakx._gpu_status()
+    return {"cpu": engine(), "gpu_available": ok, "gpu": why}
+
+
+def backends() -> list:
+    """Backends available: ``["cpu"]``, plus ``"gpu"`` when the CUDA engine
+    is built in and a GPU was found."""
+    ok, _ = _keccakx._gpu_status()
+    return ["cpu", "gpu"] if ok else ["cpu"]
+
+
+def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
+    """Hash a file like :func:`hashlib.file_digest`; returns the hash object.
+
+    ``fileobj`` is a path (str, bytes, os.PathLike) or a binary file object
+    (``open(path, "rb")``, ``io.BytesIO``, a socket file ...). ``name`` is an
+    algorithm name (as for :func:`new`, with ``**params``) or a callable
+    returning a fresh hash object (``keccakx.sha3_256``).
+    """
+    if isinstance(fileobj, (str, bytes, os.PathLike)):
+        with open(fileobj, "rb") as f:
+            return file_digest(f, name, _bufsize=_bufsize, **params)
+    if isinstance(name, str):
+        h = new(name, **params)
+    elif callable(name):
+        if params:
+            raise TypeError("file_digest(): parameters need a name, not a constructor")
+        h = name()
+    else:
+        raise TypeError(f"file_digest(): name must be a str or a callable, not {type(name).__name__!r}")
+    if hasattr(fileobj, "getbuffer"):
+        # io.BytesIO: hash its buffer in place.
+        h.update(fileobj.getbuffer())
+        return h
+    if isinstance(fileobj, io.TextIOBase) or not (
+        hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()
+    ):
+        raise TypeError(
+            f"file_digest(): {fileobj!r} is not a file object in binary read mode "
+            "(open it with 'rb', or pass a path)"
+        )
+    buf = bytearray(_bufsize)
+    view = memoryview(buf)
+    while True:
+        n = fileobj.readinto(buf)
+        if n is None:
+            raise BlockingIOError("file_digest(): I/O operation would block")
+        if not n:
+            break
+        h.update(view[:n])
+    return h
+
+
+# DLPack device types that live in host memory (kDLCPU, kDLCUDAHost, kDLROCMHost).
+_DLPACK_HOST = {1, 3, 11}
+
+
+def _device_reason(x):
+    """A description when ``x`` is a device (GPU) array, else None."""
+    if hasattr(x, "__cuda_array_interface__"):
+        return f"{type(x).__module__}.{type(x).__name__} with __cuda_array_interface__"
+    dev = getattr(x, "__dlpack_device__", None)
+    if dev is not None:
+        try:
+            kind = int(dev()[0])
+        except Exception:  # not our business: treat as host data
+            return None
+        if kind not in _DLPACK_HOST:
+            return f"{type(x).__module__}.{type(x).__name__} on DLPack device type {kind}"
+    return None
+
+
+def _numpy():
+    try:
+        import numpy
+    except ImportError as e:  # pragma: no cover - numpy is in the test env
+        raise ImportError("keccakx.hash_many returns a NumPy array: pip install numpy") from e
+    return numpy
+
+
+def hash_many(messages, name, digest_size=None, **params):
+    """Hash many messages with one function; returns an ``(n, digest_size)``
+    ``numpy.uint8`` array, row i the digest of message i.
+
+    ``messages`` is a sequence of bytes-like objects (any lengths), or a 2-D
+    uint8/int8 NumPy array (or a CPU tensor with DLPack) with one message per
+    row. ``name`` and ``**params`` are as for :func:`new`; ``digest_size``
+    is the output length (default: the function's; for XOFs the number of
+    bytes to squeeze). For TupleHash each message is a one-element tuple.
+
+    Runs with the GIL released on all cores (limit with ``set_threads(n)``).
+    Device arrays (CuPy, PyTorch CUDA, ``__cuda_array_interface__``, DLPack
+    on a GPU) need the CUDA backend; without it they raise RuntimeError —
+    they are never copied to the host behind your back.
+    """
+    why = _device_reason(messages)
+    if why is not None:
+        ok, reason = _keccakx._gpu_status()
+        raise RuntimeError(
+            f"GPU arrays need the CUDA backend; none available: {reason} "
+            f"(got {why}; copy it to the host yourself, e.g. with .get() or .cpu(), "
+            "to hash it on the CPU)"
+        )
+    np = _numpy()
+    arr = None
+    if isinstance(messages, np.ndarray):
+        arr = messages
+    elif hasattr(messages, "__dlpack_device__") and not isinstance(messages, (list, tuple)):
+        arr = np.from_dlpack(messages)
+    if arr is not None and arr.dtype != object:
+        if arr.ndim != 2:
+            raise ValueError(
+                f"hash_many: an array of messages must be 2-D (one message per row), got {arr.ndim}-D"
+            )
+        if arr.dtype not in (np.uint8, np.int8):
+            raise TypeError(
+                f"hash_many: array dtype must be uint8 (one byte per element), not {arr.dtype}; "
+                "use arr.view(numpy.uint8) to hash the raw bytes"
+            )
+        arr = np.ascontiguousarray(arr)
+        rows, cols = arr.shape
+        out, n, length = _keccakx._hash_many_rows(arr, rows, cols, name, digest_size, **params)
+    else:
+        out, n, length = _keccakx._hash_many_list(messages, name, digest_size, **params)
+    return np.frombuffer(out, dtype=np.uint8).reshape(n, length)
+
+
+
