@@ -1,0 +1,252 @@
+// keccakx GPU kernels: batch hashing, one thread per message.
+//
+// N independent width-1600 sponges with one LaneSpec (rate in bytes, rounds,
+// delimited suffix) and one output length: SHA3-*, SHAKE*, Keccak-*,
+// TurboSHAKE*, raw Keccak[r, c], KT/ParallelHash leaves. Message i is
+//   data[offsets[i] .. offsets[i] + lengths[i])       (indexed layout), or
+//   data[i * stride .. i * stride + msg_len)          (uniform layout, offsets == 0).
+// Output i goes to out[i * out_len .. (i + 1) * out_len).
+//
+// Each thread keeps its state in registers. Message blocks reach it in one
+// of two ways (template LOAD):
+//   KX_LOAD_STAGED  the warp copies the current block of its 32 messages into
+//                   shared memory word by word (consecutive lanes read
+//                   consecutive words of one message: coalesced; any byte
+//                   alignment; a funnel shift realigns), padding included;
+//                   then each thread XORs its own block from shared memory;
+//   KX_LOAD_DIRECT  each thread reads its own block with 8-byte loads; needs
+//                   every message offset and the rate to be multiples of 8
+//                   and data_len a multiple of 8 (the host checks).
+// Absorbing and squeezing share one loop so that the permutation is inlined
+// once per kernel: in step t a thread absorbs block t (t < nblk), permutes,
+// and writes output block t - (nblk - 1) once absorbing is done.
+//
+// The warp-level pieces are written as per-lane functions (kx_stage_*,
+// kx_absorb_*, kx_store_*) so the host-emulation test can run them for 32
+// simulated lanes in the same phase order as the kernel.
+#include "keccak_f1600.cuh"
+#include "job.cuh"
+
+#ifndef KX_BATCH_THREADS
+#define KX_BATCH_THREADS 128
+#endif
+// Shared-memory slot stride in 32-bit words: 33 makes both the warp's writes
+// (word w of message m) and each thread's reads (word w of its own message)
+// hit distinct banks.
+#define KX_SLOT_STRIDE 33
+
+// Per-warp message table in shared memory.
+struct KxWarpInfo {
+    kx_u64 off[KX_WARP];
+    kx_u64 len[KX_WARP];
+    kx_u64 nblk[KX_WARP];  // blocks to absorb (len / rate + 1); 0: no message
+};
+
+// Number of 32-bit words in a rate block.
+KX_DEV kx_u32 kx_rate_words(kx_u32 rate) { return (rate + 3) >> 2; }
+
+// Staged load, per lane: copy block t of every message of the warp that
+// still absorbs into the slots (slot m, word w at slots[w * 33 + m]),
+// padding applied to each message's last block. Items (m, w) are spread over
+// the lanes: lane l handles items l, l + 32, ... of the m-major list.
+KX_DEV void kx_stage_block(kx_u32 lane, kx_u64 t, const KxBatchJob& j, const KxWarpInfo* info, kx_u32* slots) {
+    const unsigned char* data = (const unsigned char*)j.data;
+    const kx_u32 rate = j.rate;
+    const kx_u32 nw = kx_rate_words(rate);
+    const kx_u32 total = KX_WARP * nw;
+    const kx_u32 dm = KX_WARP / nw, dw = KX_WARP % nw;
+    kx_u32 m = lane / nw, w = lane % nw;
+    const kx_u64 pos = t * (kx_u64)rate;  // byte position of block t in a message
+    for (kx_u32 it = lane; it < total; it += KX_WARP) {
+        const kx_u64 nblk = info->nblk[m];
+        if (t < nblk) {
+            const kx_u64 rem = info->len[m] - pos;
+            const kx_u32 take = rem < rate ? (kx_u32)rem : rate;  // message bytes in this block
+            const kx_u32 wb = 4 * w;
+            kx_u32 v = 0;
+            if (take > wb) v = kx_load_word(data, j.data_len, info->off[m] + pos + wb, take - wb);
+            if (t + 1 == nblk) {  // last block: suffix bits, then pad10*1
+                if ((take >> 2) == w) v ^= j.suffix << ((take & 3) * 8);
+                if (((rate - 1) >> 2) == w) v ^= 0x80u << (((rate - 1) & 3) * 8);
+            }
+            slots[w * KX_SLOT_STRIDE + m] = v;
+        }
+        w += dw;
+        m += dm;
+        if (w >= nw) {
+            w -= nw;
+            m += 1;
+        }
+    }
+}
+
+// Staged absorb, per lane: XOR this lane's slot into the state.
+template <class L>
+KX_DEV void kx_absorb_staged(typename L::T* a, kx_u32 lane, kx_u32 rate, const kx_u32* slots) {
+    const kx_u32 nw = kx_rate_words(rate);
+#pragma unroll
+    for (int q = 0; q < 25; ++q) {
+        if ((kx_u32)(2 * q) < nw) {
+            const kx_u32 lo = slots[(2 * q) * KX_SLOT_STRIDE + lane];
+            const kx_u32 hi = (kx_u32)(2 * q + 1) < nw ? slots[(2 * q + 1) * KX_SLOT_STRIDE + lane] : 0u;
+            a[q] = L::x2(a[q], L::make(lo, hi));
+        }
+    }
+}
+
+// Direct absorb: block t of a message at data + off (8-byte aligned
+// offsets, rate and data_len; see the file comment).
+template <class L>
+KX_DEV void kx_absorb_direct(typename L::T* a, const KxBatchJob& j, kx_u64 off, kx_u64 len, kx_u64 t, kx_u64 nblk) {
+    const kx_u32 rate = j.rate;
+    const kx_u64 pos = t * (kx_u64)rate;
+    const kx_u64 rem = len - pos;
+    const kx_u32 take = rem < rate ? (kx_u32)rem : rate;
+    const bool last = t + 1 == nblk;
+    const kx_u64* src = (const kx_u64*)((const unsigned char*)j.data + off + pos);
+#pragma unroll
+    for (int q = 0; q < 25; ++q) {
+        if ((kx_u32)(8 * q) < rate) {
+            kx_u64 v = 0;
+            if ((kx_u32)(8 * q) < take) {
+                v = src[q];
+                const kx_u32 have = take - 8 * q;
+                if (have < 8) v &= (1ULL << (8 * have)) - 1ULL;
+            }
+            if (last) {
+                if ((take >> 3) == (kx_u32)q) v ^= (kx_u64)j.suffix << ((take & 7) * 8);
+                if (((rate - 1) >> 3) == (kx_u32)q) v ^= 0x80ULL << (((rate - 1) & 7) * 8);
+            }
+            a[q] = L::xor_rc(a[q], v);
+        }
+    }
+}
+
+// Write `n` (1..4) bytes of v to p.
+KX_DEV void kx_put_bytes(unsigned char* p, kx_u32 v, kx_u32 n, bool aligned4) {
+    if (n == 4 && aligned4) {
+        *(kx_u32*)p = v;
+    } else {
+        for (kx_u32 b = 0; b < n; ++b) p[b] = (unsigned char)(v >> (8 * b));
+    }
+}
+
+// Squeeze: write output block q (bytes q*rate .. min(out_len, (q+1)*rate))
+// of message i from the state.
+template <class L>
+KX_DEV void kx_store_block(const typename L::T* a, const KxBatchJob& j, kx_u64 i, kx_u64 q) {
+    const kx_u64 start = q * (kx_u64)j.rate;
+    const kx_u64 left = (kx_u64)j.out_len - start;
+    const kx_u32 count = left < j.rate ? (kx_u32)left : j.rate;
+    unsigned char* p = (unsigned char*)j.out + i * (kx_u64)j.out_len + start;
+    const bool aligned8 = (((kx_u64)p) & 7) == 0;
+    const bool aligned4 = (((kx_u64)p) & 3) == 0;
+#pragma unroll
+    for (int w = 0; w < 25; ++w) {
+        const kx_u32 b = 8 * w;
+        if (b < count) {
+            if (aligned8 && b + 8 <= count) {
+                *(kx_u64*)(p + b) = L::to64(a[w]);
+            } else {
+                const kx_u32 n0 = count - b < 4 ? count - b : 4;
+                kx_put_bytes(p + b, L::lo(a[w]), n0, aligned4);
+                if (b + 4 < count) {
+                    const kx_u32 n1 = count - b - 4 < 4 ? count - b - 4 : 4;
+                    kx_put_bytes(p + b + 4, L::hi(a[w]), n1, aligned4);
+                }
+            }
+        }
+    }
+}
+
+// Extra permutations for squeezing beyond the first output block.
+KX_DEV kx_u64 kx_extra_blocks(const KxBatchJob& j) { return ((kx_u64)j.out_len - 1) / j.rate; }
+
+// Step t of thread i (message i, placed at off/len, nblk blocks to absorb):
+// absorb block t while t < nblk, permute, and squeeze output block
+// t + 1 - nblk once the last block is in. In staged mode the warp has put
+// block t into the slots before this call.
+template <class L, int ROUNDS, int STAGED>
+KX_DEV void kx_thread_step(typename L::T* a, const KxBatchJob& j, kx_u64 i, kx_u64 off, kx_u64 len, kx_u64 nblk,
+                           kx_u64 extra, kx_u64 t, kx_u32 lane, const kx_u32* slots) {
+    if (i < j.n && t < nblk + extra) {
+        if (t < nblk) {
+            if constexpr (STAGED != 0)
+                kx_absorb_staged<L>(a, lane, j.rate, slots);
+            else
+                kx_absorb_direct<L>(a, j, off, len, t, nblk);
+        }
+        kx_permute_any<L, ROUNDS>(a, j.rounds);
+        if (t + 1 >= nblk) kx_store_block<L>(a, j, i, t + 1 - nblk);
+    }
+}
+
+#if defined(__CUDACC__)
+
+// Shared memory per warp: the message table, then the slots.
+KX_DEV kx_u32 kx_warp_smem_words(kx_u32 rate) {
+    return (kx_u32)(sizeof(KxWarpInfo) / 4) + kx_rate_words(rate) * KX_SLOT_STRIDE;
+}
+
+template <class L, int ROUNDS, int STAGED>
+KX_DEV void kx_batch(const KxBatchJob& j) {
+    extern __shared__ kx_u64 kx_smem64[];
+    typedef typename L::T T;
+    const kx_u32 lane = threadIdx.x & (KX_WARP - 1);
+    const kx_u32 warp = threadIdx.x / KX_WARP;
+    const kx_u64 i = (kx_u64)blockIdx.x * blockDim.x + threadIdx.x;
+
+    kx_u64 off, len;
+    kx_locate(j, i, &off, &len);
+    const kx_u64 nblk = i < j.n ? len / j.rate + 1 : 0;
+    const kx_u64 extra = kx_extra_blocks(j);
+
+    // Steps for the warp: its longest message plus the squeeze blocks.
+    kx_u64 wmax = nblk;
+#pragma unroll
+    for (int s = 16; s >= 1; s >>= 1) {
+        const kx_u64 o = __shfl_xor_sync(0xffffffffu, wmax, s);
+        wmax = o > wmax ? o : wmax;
+    }
+    if (wmax == 0) return;  // whole warp past the end (warp-uniform)
+
+    KxWarpInfo* info = 0;
+    kx_u32* slots = 0;
+    if constexpr (STAGED != 0) {
+        kx_u32* base = (kx_u32*)kx_smem64 + warp * kx_warp_smem_words(j.rate);
+        info = (KxWarpInfo*)base;
+        slots = base + sizeof(KxWarpInfo) / 4;
+        info->off[lane] = off;
+        info->len[lane] = len;
+        info->nblk[lane] = nblk;
+        __syncwarp();
+    }
+
+    T a[25];
+#pragma unroll
+    for (int q = 0; q < 25; ++q) a[q] = L::zero();
+
+    const kx_u64 steps = wmax + extra;
+    for (kx_u64 t = 0; t < steps; ++t) {
+        if constexpr (STAGED != 0) {
+            if (t < wmax) kx_stage_block(lane, t, j, info, slots);
+            __syncwarp();
+        }
+        kx_thread_step<L, ROUNDS, STAGED>(a, j, i, off, len, nblk, extra, t, lane, slots);
+        if constexpr (STAGED != 0) __syncwarp();
+    }
+}
+
+#define KX_BATCH_ENTRY(name, L, R, S)                                          \
+    extern "C" __global__ void __launch_bounds__(KX_BATCH_THREADS) name(KxBatchJob j) { \
+        kx_batch<L, R, S>(j);                                                  \
+    }
+
+KX_BATCH_ENTRY(kx_batch_r24, KxSplit, 24, 1)
+KX_BATCH_ENTRY(kx_batch_r12, KxSplit, 12, 1)
+KX_BATCH_ENTRY(kx_batch_rn, KxSplit, 0, 1)
+KX_BATCH_ENTRY(kx_batch_direct_r24, KxSplit, 24, 0)
+KX_BATCH_ENTRY(kx_batch_direct_r12, KxSplit, 12, 0)
+KX_BATCH_ENTRY(kx_batch_u64_r24, KxU64, 24, 1)
+
+#endif  // __CUDACC__

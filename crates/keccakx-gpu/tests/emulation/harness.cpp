@@ -1,0 +1,162 @@
+// Host emulation of the keccakx CUDA kernels: the kernels' per-lane device
+// functions (kernels/*.cu, compiled here as plain C++) driven lane by lane in
+// the same phase order as the kernels' warp/block loops. Used by
+// tests/emulation.rs, which feeds jobs on stdin and compares the bytes on
+// stdout with the keccakx CPU library.
+//
+// stdin (little-endian u64 words unless noted):
+//   mode: 0 batch staged, 1 batch direct, 2 paper batch, 3 permutation
+//   modes 0-2: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
+//              n, rate, suffix, out_len, rounds, uniform, stride, msg_len, data_len,
+//              [n offsets, n lengths unless uniform], data_len data bytes
+//              -> stdout: n * out_len bytes
+//   mode 3:    lane type, rounds template, run-time rounds, count, count * 25 lanes
+//              -> stdout: count * 25 lanes
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "batch.cu"
+#include "paper.cu"
+#include "perm.cu"
+
+static kx_u64 rd() {
+    kx_u64 v;
+    if (fread(&v, 8, 1, stdin) != 1) {
+        fprintf(stderr, "harness: short input\n");
+        exit(2);
+    }
+    return v;
+}
+
+template <class L, int R, int STAGED>
+static void run_batch(const KxBatchJob& j) {
+    typedef typename L::T T;
+    const kx_u64 extra = kx_extra_blocks(j);
+    const kx_u32 nw = kx_rate_words(j.rate);
+    std::vector<kx_u32> slots(nw * KX_SLOT_STRIDE);
+    KxWarpInfo info;
+    for (kx_u64 w0 = 0; w0 < j.n; w0 += KX_WARP) {
+        T a[KX_WARP][25];
+        kx_u64 off[KX_WARP], len[KX_WARP], nblk[KX_WARP], wmax = 0;
+        for (kx_u32 lane = 0; lane < KX_WARP; ++lane) {
+            const kx_u64 i = w0 + lane;
+            kx_locate(j, i, &off[lane], &len[lane]);
+            nblk[lane] = i < j.n ? len[lane] / j.rate + 1 : 0;
+            if (nblk[lane] > wmax) wmax = nblk[lane];
+            info.off[lane] = off[lane];
+            info.len[lane] = len[lane];
+            info.nblk[lane] = nblk[lane];
+            for (int q = 0; q < 25; ++q) a[lane][q] = L::zero();
+        }
+        // Slots a real kernel never wrote hold garbage: poison them.
+        for (auto& s : slots) s = 0xDEADBEEFu;
+        for (kx_u64 t = 0; t < wmax + extra; ++t) {
+            if (STAGED && t < wmax)
+                for (kx_u32 lane = 0; lane < KX_WARP; ++lane) kx_stage_block(lane, t, j, &info, slots.data());
+            for (kx_u32 lane = 0; lane < KX_WARP; ++lane)
+                kx_thread_step<L, R, STAGED>(a[lane], j, w0 + lane, off[lane], len[lane], nblk[lane], extra, t, lane,
+                                             slots.data());
+        }
+    }
+}
+
+static void run_paper(const KxBatchJob& j) {
+    const kx_u64 extra = ((kx_u64)j.out_len - 1) / j.rate;
+    for (kx_u64 i = 0; i < j.n; ++i) {
+        kx_u64 A[25] = {0}, B[25], C[5];
+        kx_u64 off, len;
+        kx_locate(j, i, &off, &len);
+        const kx_u64 nblk = len / j.rate + 1;
+        for (kx_u64 t = 0; t < nblk + extra; ++t) {
+            if (t < nblk)
+                for (kx_u32 l = 0; l < 25; ++l) kx_paper_absorb_lane(A, j, off, len, nblk, t, l);
+            for (kx_u32 r = 24 - j.rounds; r < 24; ++r) {
+                for (kx_u32 l = 0; l < 25; ++l) kx_paper_step1(A, C, l);
+                for (kx_u32 l = 0; l < 25; ++l) kx_paper_step2(A, B, C, l);
+                for (kx_u32 l = 0; l < 25; ++l) kx_paper_step3(A, B, l, kx_rc_table[r]);
+            }
+            if (t + 1 >= nblk)
+                for (kx_u32 l = 0; l < 25; ++l) kx_paper_store_lane(A, j, i, t + 1 - nblk, l);
+        }
+    }
+}
+
+template <class L>
+static void dispatch_batch(int staged, int rounds, const KxBatchJob& j) {
+    if (staged) {
+        if (rounds == 24) run_batch<L, 24, 1>(j);
+        else if (rounds == 12) run_batch<L, 12, 1>(j);
+        else run_batch<L, 0, 1>(j);
+    } else {
+        if (rounds == 24) run_batch<L, 24, 0>(j);
+        else if (rounds == 12) run_batch<L, 12, 0>(j);
+        else run_batch<L, 0, 0>(j);
+    }
+}
+
+template <class L>
+static void run_perm(int rounds, kx_u32 runtime_rounds, std::vector<kx_u64>& lanes) {
+    typedef typename L::T T;
+    for (size_t s = 0; s < lanes.size() / 25; ++s) {
+        T a[25];
+        for (int q = 0; q < 25; ++q) a[q] = L::from64(lanes[s * 25 + q]);
+        if (rounds == 24) kx_permute<L, 24>(a);
+        else if (rounds == 12) kx_permute<L, 12>(a);
+        else kx_permute_n<L>(a, runtime_rounds);
+        for (int q = 0; q < 25; ++q) lanes[s * 25 + q] = L::to64(a[q]);
+    }
+}
+
+int main() {
+    const kx_u64 mode = rd();
+    const kx_u64 lane_type = rd();
+    const int rounds_t = (int)rd();
+    if (mode == 3) {
+        const kx_u32 runtime_rounds = (kx_u32)rd();
+        const kx_u64 count = rd();
+        std::vector<kx_u64> lanes(count * 25);
+        for (auto& v : lanes) v = rd();
+        if (lane_type == 0) run_perm<KxSplit>(rounds_t, runtime_rounds, lanes);
+        else run_perm<KxU64>(rounds_t, runtime_rounds, lanes);
+        fwrite(lanes.data(), 8, lanes.size(), stdout);
+        return 0;
+    }
+    KxBatchJob j;
+    memset(&j, 0, sizeof j);
+    j.n = rd();
+    j.rate = (kx_u32)rd();
+    j.suffix = (kx_u32)rd();
+    j.out_len = (kx_u32)rd();
+    j.rounds = (kx_u32)rd();
+    const kx_u64 uniform = rd();
+    j.stride = rd();
+    j.msg_len = rd();
+    j.data_len = rd();
+    std::vector<kx_u64> offsets, lengths;
+    if (!uniform) {
+        offsets.resize(j.n);
+        lengths.resize(j.n);
+        for (auto& v : offsets) v = rd();
+        for (auto& v : lengths) v = rd();
+        j.offsets = (kx_u64)offsets.data();
+        j.lengths = (kx_u64)lengths.data();
+    }
+    // The data buffer is exactly data_len bytes (heap-allocated, so reading
+    // past it is caught by -fsanitize=address in the test).
+    unsigned char* data = (unsigned char*)malloc(j.data_len ? j.data_len : 1);
+    if (j.data_len && fread(data, 1, j.data_len, stdin) != j.data_len) {
+        fprintf(stderr, "harness: short data\n");
+        return 2;
+    }
+    std::vector<unsigned char> out(j.n * j.out_len, 0xA5);
+    j.data = (kx_u64)data;
+    j.out = (kx_u64)out.data();
+    if (mode == 2) run_paper(j);
+    else if (lane_type == 0) dispatch_batch<KxSplit>(mode == 0, rounds_t, j);
+    else dispatch_batch<KxU64>(mode == 0, rounds_t, j);
+    fwrite(out.data(), 1, out.size(), stdout);
+    free(data);
+    return 0;
+}

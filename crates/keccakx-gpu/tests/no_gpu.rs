@@ -1,0 +1,86 @@
+//! Behaviour without a usable GPU: errors, never panics. On a machine with a
+//! GPU these tests check the same calls succeed consistently instead.
+
+use keccakx::engine::LaneSpec;
+use keccakx_gpu::{devices, GpuEngine, GpuError, GpuHasher};
+
+#[test]
+fn devices_and_new_agree_and_do_not_panic() {
+    match devices() {
+        Ok(list) => {
+            assert!(!list.is_empty());
+            for d in &list {
+                eprintln!(
+                    "GPU {}: {} sm_{}{} {} bytes",
+                    d.ordinal,
+                    d.name,
+                    d.compute_capability.0,
+                    d.compute_capability.1,
+                    d.memory_bytes
+                );
+            }
+            // One past the last ordinal is not a device.
+            assert!(matches!(
+                GpuHasher::new(list.len()),
+                Err(GpuError::NoDevice)
+            ));
+        }
+        Err(e) => {
+            eprintln!("no GPU here: {e}");
+            assert!(
+                matches!(e, GpuError::NoDriver(_) | GpuError::NoDevice),
+                "unexpected error kind: {e:?}"
+            );
+            assert!(!e.to_string().is_empty());
+            // Every entry point reports the same condition as an error value.
+            let h = GpuHasher::new(0);
+            assert_eq!(h.as_ref().err(), Some(&e));
+            assert!(GpuHasher::new(usize::MAX).is_err());
+            assert!(GpuEngine::new(0).is_err());
+            assert!(keccakx_gpu::device_details(0).is_err());
+            assert!(keccakx_gpu::driver::driver_version().is_err());
+        }
+    }
+}
+
+#[test]
+fn error_messages_say_what_happened() {
+    let cases = [
+        GpuError::NoDriver("libcuda.so.1 not found".into()),
+        GpuError::NoDevice,
+        GpuError::Compile("batch.cu: error".into()),
+        GpuError::Cuda("CUDA_ERROR_ILLEGAL_ADDRESS".into()),
+        GpuError::OutOfMemory,
+        GpuError::Unsupported("rate must be 1..199 bytes"),
+    ];
+    for e in cases {
+        let s = e.to_string();
+        assert!(s.len() > 10, "{s}");
+        let _: &dyn std::error::Error = &e;
+    }
+    assert!(GpuError::NoDriver("x".into())
+        .to_string()
+        .contains("driver"));
+}
+
+#[test]
+fn a_hasher_rejects_bad_arguments_when_a_gpu_exists() {
+    // Argument checks run before any GPU work; without a GPU there is no
+    // hasher to ask, which the test above covers.
+    let Ok(h) = GpuHasher::new(0) else { return };
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let mut out = vec![0u8; 31];
+    assert!(matches!(
+        h.hash_many(&spec, &[b"abc"], 32, &mut out),
+        Err(GpuError::Unsupported(_))
+    ));
+    let bad = LaneSpec {
+        rate_bytes: 0,
+        ..spec
+    };
+    let mut out = vec![0u8; 32];
+    assert!(matches!(
+        h.hash_many(&bad, &[b"abc"], 32, &mut out),
+        Err(GpuError::Unsupported(_))
+    ));
+}
