@@ -138,7 +138,7 @@ fn hex(bytes: &[u8]) -> PyResult<String> {
 /// A hash object with a digest size fixed at construction: SHA3-*,
 /// Keccak-*, and KMAC/TupleHash/ParallelHash (whose length L is bound into
 /// the output). Shaped like hashlib's objects.
-#[pyclass(module = "keccakx", name = "Hash", frozen)]
+#[pyclass(module = "keccakx", name = "Hash", frozen, freelist = 64)]
 pub struct Hash {
     meta: Meta,
     state: Mutex<State>,
@@ -147,7 +147,7 @@ pub struct Hash {
 /// An extendable-output object: SHAKE, cSHAKE, the *XOF variants of
 /// SP 800-185, TurboSHAKE, KT128/KT256, raw Keccak[r, c], tree LI.
 /// `digest(n)` / `hexdigest(n)` as hashlib's SHAKE; `read(n)` streams.
-#[pyclass(module = "keccakx", name = "XOF", frozen)]
+#[pyclass(module = "keccakx", name = "XOF", frozen, freelist = 64)]
 pub struct Xof {
     meta: Meta,
     state: Mutex<State>,
@@ -179,14 +179,22 @@ fn construct<'py>(
     Ok(obj)
 }
 
-/// Fast path for the constructors without parameters: clone a prototype,
-/// absorb directly (no method lookup).
+/// Fast path for the constructors without parameters: a prepared hasher
+/// per function (built once), cloned; data absorbed directly.
 fn construct_plain<'py>(
     py: Python<'py>,
-    alg: Alg,
+    cache: &'static std::sync::OnceLock<(Meta, Core)>,
+    reg_name: &str,
     data: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (meta, core) = build(alg, &Req::default(), true)?;
+    let (meta, core) = match cache.get() {
+        Some((m, c)) => (*m, c.clone()),
+        None => {
+            let built = build(Alg::reg(reg_name), &Req::default(), true)?;
+            let _ = cache.set(built.clone());
+            built
+        }
+    };
     let state = Mutex::new(State { core, reader: None });
     if let Some(d) = data {
         if !d.is_none() {
@@ -370,8 +378,8 @@ macro_rules! plain_ctor {
             usedforsecurity: bool,
         ) -> PyResult<Bound<'py, PyAny>> {
             let _ = usedforsecurity; // hashlib compatibility
-            static ALG: std::sync::OnceLock<Alg> = std::sync::OnceLock::new();
-            construct_plain(py, *ALG.get_or_init(|| Alg::reg($reg)), data)
+            static CACHE: std::sync::OnceLock<(Meta, Core)> = std::sync::OnceLock::new();
+            construct_plain(py, &CACHE, $reg, data)
         }
     };
 }
