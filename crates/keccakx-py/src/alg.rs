@@ -265,6 +265,9 @@ impl Req {
 }
 
 /// A hasher of either kind; `Clone` forks the state.
+// Both variants are a few hundred bytes; boxing would add an allocation to
+// every hash object.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum Core {
     Reg(Hasher),

@@ -39,6 +39,9 @@ fn max_threads() -> usize {
     keccakx::engine::effective_threads()
 }
 
+/// Messages and their output rows, one unit of work.
+type Chunk<'a> = (&'a [&'a [u8]], Mutex<&'a mut [u8]>);
+
 /// Hash `msgs[i]` into `out[i*out_len..(i+1)*out_len]` on up to
 /// `max_threads()` threads (the calling thread included).
 pub fn hash_all(proto: &Core, msgs: &[&[u8]], out_len: usize, out: &mut [u8]) {
@@ -53,7 +56,7 @@ pub fn hash_all(proto: &Core, msgs: &[&[u8]], out_len: usize, out: &mut [u8]) {
     // Work queue: chunks of messages claimed through an atomic counter; each
     // output chunk behind its own (uncontended) lock. If a thread cannot be
     // started, the others (at least this one) simply take its share.
-    let jobs: Vec<(&[&[u8]], Mutex<&mut [u8]>)> = msgs
+    let jobs: Vec<Chunk<'_>> = msgs
         .chunks(CHUNK_MSGS)
         .zip(out.chunks_mut(CHUNK_MSGS * out_len))
         .map(|(m, o)| (m, Mutex::new(o)))
