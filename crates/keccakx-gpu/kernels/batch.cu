@@ -122,40 +122,25 @@ KX_DEV void kx_absorb_direct(typename L::T* a, const KxBatchJob& j, kx_u64 off, 
     }
 }
 
-// Write `n` (1..4) bytes of v to p.
-KX_DEV void kx_put_bytes(unsigned char* p, kx_u32 v, kx_u32 n, bool aligned4) {
-    if (n == 4 && aligned4) {
-        *(kx_u32*)p = v;
-    } else {
-        for (kx_u32 b = 0; b < n; ++b) p[b] = (unsigned char)(v >> (8 * b));
-    }
-}
-
 // Squeeze: write output block q (bytes q*rate .. min(out_len, (q+1)*rate))
-// of message i from the state.
+// of message i from the state. Whole 8-byte words at an 8-byte aligned
+// address (every standard digest length) are stored straight from the
+// registers; anything else goes byte by byte from a local copy.
 template <class L>
 KX_DEV void kx_store_block(const typename L::T* a, const KxBatchJob& j, kx_u64 i, kx_u64 q) {
     const kx_u64 start = q * (kx_u64)j.rate;
     const kx_u64 left = (kx_u64)j.out_len - start;
     const kx_u32 count = left < j.rate ? (kx_u32)left : j.rate;
     unsigned char* p = (unsigned char*)j.out + i * (kx_u64)j.out_len + start;
-    const bool aligned8 = (((kx_u64)p) & 7) == 0;
-    const bool aligned4 = (((kx_u64)p) & 3) == 0;
+    if ((((kx_u64)p | count) & 7) == 0) {
 #pragma unroll
-    for (int w = 0; w < 25; ++w) {
-        const kx_u32 b = 8 * w;
-        if (b < count) {
-            if (aligned8 && b + 8 <= count) {
-                *(kx_u64*)(p + b) = L::to64(a[w]);
-            } else {
-                const kx_u32 n0 = count - b < 4 ? count - b : 4;
-                kx_put_bytes(p + b, L::lo(a[w]), n0, aligned4);
-                if (b + 4 < count) {
-                    const kx_u32 n1 = count - b - 4 < 4 ? count - b - 4 : 4;
-                    kx_put_bytes(p + b + 4, L::hi(a[w]), n1, aligned4);
-                }
-            }
-        }
+        for (int w = 0; w < 25; ++w)
+            if ((kx_u32)(8 * w) < count) *(kx_u64*)(p + 8 * w) = L::to64(a[w]);
+    } else {
+        kx_u64 t[25];
+#pragma unroll
+        for (int w = 0; w < 25; ++w) t[w] = L::to64(a[w]);
+        for (kx_u32 b = 0; b < count; ++b) p[b] = (unsigned char)(t[b >> 3] >> (8 * (b & 7)));
     }
 }
 
@@ -242,11 +227,20 @@ KX_DEV void kx_batch(const KxBatchJob& j) {
         kx_batch<L, R, S>(j);                                                  \
     }
 
+// KX_BATCH_SET selects the kernels of one compilation (the host compiles
+// each set on first use): 24 (Keccak-f[1600]), 12 (TurboSHAKE/KT), 0 (any
+// rounds); undefined: all.
+#if !defined(KX_BATCH_SET) || KX_BATCH_SET == 24
 KX_BATCH_ENTRY(kx_batch_r24, KxSplit, 24, 1)
-KX_BATCH_ENTRY(kx_batch_r12, KxSplit, 12, 1)
-KX_BATCH_ENTRY(kx_batch_rn, KxSplit, 0, 1)
 KX_BATCH_ENTRY(kx_batch_direct_r24, KxSplit, 24, 0)
-KX_BATCH_ENTRY(kx_batch_direct_r12, KxSplit, 12, 0)
 KX_BATCH_ENTRY(kx_batch_u64_r24, KxU64, 24, 1)
+#endif
+#if !defined(KX_BATCH_SET) || KX_BATCH_SET == 12
+KX_BATCH_ENTRY(kx_batch_r12, KxSplit, 12, 1)
+KX_BATCH_ENTRY(kx_batch_direct_r12, KxSplit, 12, 0)
+#endif
+#if !defined(KX_BATCH_SET) || KX_BATCH_SET == 0
+KX_BATCH_ENTRY(kx_batch_rn, KxSplit, 0, 1)
+#endif
 
 #endif  // __CUDACC__

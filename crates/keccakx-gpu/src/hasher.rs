@@ -177,15 +177,6 @@ fn check_out_len(out_len: usize) -> Result<u32, GpuError> {
         .map_err(|_| GpuError::Unsupported("output length per message must be below 4 GiB"))
 }
 
-struct BatchFns {
-    r24: CudaFunction,
-    r12: CudaFunction,
-    rn: CudaFunction,
-    direct_r24: CudaFunction,
-    direct_r12: CudaFunction,
-    u64_r24: CudaFunction,
-}
-
 /// One pipeline stage: a stream and its buffers.
 pub(crate) struct Stage {
     pub(crate) stream: Arc<CudaStream>,
@@ -216,8 +207,8 @@ pub struct GpuHasher {
     ctx: Arc<CudaContext>,
     target: Target,
     image_source: String,
-    batch: BatchFns,
     modules: Mutex<Vec<(Module, Arc<CudaModule>)>>,
+    functions: Mutex<Vec<(&'static str, CudaFunction)>>,
     stages: Mutex<Vec<Stage>>,
     chunk_bytes: AtomicUsize,
     kernel: AtomicU8,
@@ -293,7 +284,8 @@ fn load_module(
 
 impl GpuHasher {
     /// Open device `ordinal`: create its context and streams and load (or
-    /// compile) the batch kernels for its architecture.
+    /// compile) the 24-round batch kernels for its architecture (the other
+    /// kernel sets are loaded on first use).
     pub fn new(ordinal: usize) -> Result<GpuHasher, GpuError> {
         driver::ensure()?;
         let count = result::device::get_count()?;
@@ -303,16 +295,7 @@ impl GpuHasher {
         let info = device_info(ordinal)?;
         let target = choose_target(info.compute_capability)?;
         let ctx = CudaContext::new(ordinal)?;
-        let (module, image_source) = load_module(&ctx, Module::Batch, target)?;
-        let f = |name: &str| module.load_function(name).map_err(GpuError::from);
-        let batch = BatchFns {
-            r24: f("kx_batch_r24")?,
-            r12: f("kx_batch_r12")?,
-            rn: f("kx_batch_rn")?,
-            direct_r24: f("kx_batch_direct_r24")?,
-            direct_r12: f("kx_batch_direct_r12")?,
-            u64_r24: f("kx_batch_u64_r24")?,
-        };
+        let (module, image_source) = load_module(&ctx, Module::Batch24, target)?;
         let mut stages = Vec::with_capacity(STAGES);
         for _ in 0..STAGES {
             stages.push(Stage {
@@ -331,8 +314,8 @@ impl GpuHasher {
             ctx,
             target,
             image_source,
-            batch,
-            modules: Mutex::new(vec![(Module::Batch, module)]),
+            modules: Mutex::new(vec![(Module::Batch24, module)]),
+            functions: Mutex::new(Vec::new()),
             stages: Mutex::new(stages),
             chunk_bytes: AtomicUsize::new(DEFAULT_CHUNK_BYTES),
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
@@ -414,14 +397,24 @@ impl GpuHasher {
         Ok(v)
     }
 
-    fn extra_function(&self, module: Module, name: &str) -> Result<CudaFunction, GpuError> {
-        let mut mods = lock(&self.modules);
-        if let Some((_, m)) = mods.iter().find(|(k, _)| *k == module) {
-            return Ok(m.load_function(name)?);
+    /// A kernel by name, loading (or compiling) its module on first use.
+    fn function(&self, module: Module, name: &'static str) -> Result<CudaFunction, GpuError> {
+        if let Some((_, f)) = lock(&self.functions).iter().find(|(n, _)| *n == name) {
+            return Ok(f.clone());
         }
-        let (m, _) = load_module(&self.ctx, module, self.target)?;
+        let m = {
+            let mut mods = lock(&self.modules);
+            match mods.iter().find(|(k, _)| *k == module) {
+                Some((_, m)) => m.clone(),
+                None => {
+                    let (m, _) = load_module(&self.ctx, module, self.target)?;
+                    mods.push((module, m.clone()));
+                    m
+                }
+            }
+        };
         let f = m.load_function(name)?;
-        mods.push((module, m));
+        lock(&self.functions).push((name, f.clone()));
         Ok(f)
     }
 
@@ -451,40 +444,62 @@ impl GpuHasher {
         {
             kind = BatchKernel::Staged;
         }
-        let paper;
-        let (func, threads, per_block, smem) = match kind {
-            BatchKernel::Paper => {
-                paper = self.extra_function(Module::Paper, "kx_paper_batch")?;
-                (&paper, 25 * PAPER_STATES, PAPER_STATES as u64, 0)
-            }
-            BatchKernel::Direct => {
-                let f = if spec.rounds == 24 {
-                    &self.batch.direct_r24
-                } else {
-                    &self.batch.direct_r12
-                };
-                (f, BATCH_THREADS, BATCH_THREADS as u64, 0)
-            }
-            BatchKernel::StagedU64 => (
-                &self.batch.u64_r24,
+        let staged_smem = kernels::batch_smem_bytes(spec.rate_bytes);
+        let (module, name, threads, per_block, smem) = match kind {
+            BatchKernel::Paper => (
+                Module::Paper,
+                "kx_paper_batch",
+                25 * PAPER_STATES,
+                PAPER_STATES as u64,
+                0,
+            ),
+            BatchKernel::Direct if spec.rounds == 24 => (
+                Module::Batch24,
+                "kx_batch_direct_r24",
                 BATCH_THREADS,
                 BATCH_THREADS as u64,
-                kernels::batch_smem_bytes(spec.rate_bytes),
+                0,
             ),
-            _ => {
-                let f = match spec.rounds {
-                    24 => &self.batch.r24,
-                    12 => &self.batch.r12,
-                    _ => &self.batch.rn,
-                };
-                (
-                    f,
+            BatchKernel::Direct => (
+                Module::Batch12,
+                "kx_batch_direct_r12",
+                BATCH_THREADS,
+                BATCH_THREADS as u64,
+                0,
+            ),
+            BatchKernel::StagedU64 => (
+                Module::Batch24,
+                "kx_batch_u64_r24",
+                BATCH_THREADS,
+                BATCH_THREADS as u64,
+                staged_smem,
+            ),
+            _ => match spec.rounds {
+                24 => (
+                    Module::Batch24,
+                    "kx_batch_r24",
                     BATCH_THREADS,
                     BATCH_THREADS as u64,
-                    kernels::batch_smem_bytes(spec.rate_bytes),
-                )
-            }
+                    staged_smem,
+                ),
+                12 => (
+                    Module::Batch12,
+                    "kx_batch_r12",
+                    BATCH_THREADS,
+                    BATCH_THREADS as u64,
+                    staged_smem,
+                ),
+                _ => (
+                    Module::BatchN,
+                    "kx_batch_rn",
+                    BATCH_THREADS,
+                    BATCH_THREADS as u64,
+                    staged_smem,
+                ),
+            },
         };
+        let func = self.function(module, name)?;
+        let func = &func;
         let mut first = 0u64;
         while first < job.n {
             let count = (job.n - first).min(MAX_LAUNCH_MESSAGES);
@@ -872,7 +887,7 @@ impl GpuHasher {
                 PAPER_STATES as u64,
             ),
         };
-        let func = self.extra_function(module, name)?;
+        let func = self.function(module, name)?;
         let blocks = u32::try_from(states.div_ceil(per_block))
             .map_err(|_| GpuError::Unsupported("too many states for one grid"))?;
         self.ctx.bind_to_thread()?;

@@ -32,11 +32,15 @@ pub const HEADERS: [(&str, &str); 2] = [
     ("job.cuh", include_str!("../kernels/job.cuh")),
 ];
 
-/// A compilation unit of kernels/.
+/// A compilation unit: a file of kernels/ with its own defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Module {
-    /// Batch hashing, one thread per message (batch.cu).
-    Batch,
+    /// Batch hashing, one thread per message, 24 rounds (batch.cu).
+    Batch24,
+    /// Batch hashing, 12 rounds (batch.cu).
+    Batch12,
+    /// Batch hashing, any rounds (batch.cu).
+    BatchN,
     /// Permutation throughput, one thread per state (perm.cu).
     Perm,
     /// The 2011 paper's design: 25 threads per state (paper.cu).
@@ -45,12 +49,29 @@ pub enum Module {
 
 impl Module {
     /// Every module, in build order.
-    pub const ALL: [Module; 3] = [Module::Batch, Module::Perm, Module::Paper];
+    pub const ALL: [Module; 5] = [
+        Module::Batch24,
+        Module::Batch12,
+        Module::BatchN,
+        Module::Perm,
+        Module::Paper,
+    ];
+
+    /// Short name (cache files, messages).
+    pub fn name(self) -> &'static str {
+        match self {
+            Module::Batch24 => "batch24",
+            Module::Batch12 => "batch12",
+            Module::BatchN => "batchn",
+            Module::Perm => "perm",
+            Module::Paper => "paper",
+        }
+    }
 
     /// File name under kernels/.
     pub fn file(self) -> &'static str {
         match self {
-            Module::Batch => "batch.cu",
+            Module::Batch24 | Module::Batch12 | Module::BatchN => "batch.cu",
             Module::Perm => "perm.cu",
             Module::Paper => "paper.cu",
         }
@@ -59,7 +80,9 @@ impl Module {
     /// Source text.
     pub fn source(self) -> &'static str {
         match self {
-            Module::Batch => include_str!("../kernels/batch.cu"),
+            Module::Batch24 | Module::Batch12 | Module::BatchN => {
+                include_str!("../kernels/batch.cu")
+            }
             Module::Perm => include_str!("../kernels/perm.cu"),
             Module::Paper => include_str!("../kernels/paper.cu"),
         }
@@ -68,30 +91,37 @@ impl Module {
     /// `extern "C"` kernels the module must define.
     pub fn entry_points(self) -> &'static [&'static str] {
         match self {
-            Module::Batch => &[
-                "kx_batch_r24",
-                "kx_batch_r12",
-                "kx_batch_rn",
-                "kx_batch_direct_r24",
-                "kx_batch_direct_r12",
-                "kx_batch_u64_r24",
-            ],
+            Module::Batch24 => &["kx_batch_r24", "kx_batch_direct_r24", "kx_batch_u64_r24"],
+            Module::Batch12 => &["kx_batch_r12", "kx_batch_direct_r12"],
+            Module::BatchN => &["kx_batch_rn"],
             Module::Perm => &["kx_perm_r24", "kx_perm_r12", "kx_perm_u64_r24"],
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
         }
     }
+
+    /// Module-specific defines.
+    pub fn defines(self) -> &'static [&'static str] {
+        match self {
+            Module::Batch24 => &["-DKX_BATCH_SET=24"],
+            Module::Batch12 => &["-DKX_BATCH_SET=12"],
+            Module::BatchN => &["-DKX_BATCH_SET=0"],
+            Module::Perm | Module::Paper => &[],
+        }
+    }
 }
 
-/// NVRTC options shared by every module (the target comes separately).
-pub fn compile_options() -> Vec<String> {
-    vec![
+/// NVRTC options of a module (the target comes separately).
+pub fn compile_options(module: Module) -> Vec<String> {
+    let mut v: Vec<String> = module.defines().iter().map(|d| d.to_string()).collect();
+    v.extend([
         "-std=c++17".into(),
         format!("-DKX_BATCH_THREADS={BATCH_THREADS}"),
         format!("-DKX_PERM_THREADS={PERM_THREADS}"),
         format!("-DKX_PAPER_STATES={PAPER_STATES}"),
         // Line tables for profilers (ncu); no effect on the code.
         "-lineinfo".into(),
-    ]
+    ]);
+    v
 }
 
 /// Compile one module with a given NVRTC (no cache).
@@ -100,7 +130,7 @@ pub fn compile(nvrtc: &Nvrtc, module: Module, target: Target) -> Result<Compiled
         module.source(),
         module.file(),
         &HEADERS,
-        &compile_options(),
+        &compile_options(module),
         target,
     )
 }
@@ -119,7 +149,7 @@ pub fn source_key(module: Module, target: Target) -> String {
         field(n.as_bytes());
         field(s.as_bytes());
     }
-    for o in compile_options() {
+    for o in compile_options(module) {
         field(o.as_bytes());
     }
     field(target.arch_flag().as_bytes());
@@ -147,7 +177,7 @@ pub fn cache_dir() -> Option<PathBuf> {
 fn stem(module: Module, target: Target) -> String {
     format!(
         "{}-{}-{}",
-        module.file().trim_end_matches(".cu"),
+        module.name(),
         target.arch_flag(),
         source_key(module, target)
     )
@@ -312,11 +342,12 @@ mod tests {
 
     #[test]
     fn cache_key_depends_on_target_and_module() {
-        let a = source_key(Module::Batch, Target::Cubin(9, 0));
+        let a = source_key(Module::Batch24, Target::Cubin(9, 0));
         assert_eq!(a.len(), 32);
-        assert_ne!(a, source_key(Module::Batch, Target::Cubin(8, 0)));
+        assert_ne!(a, source_key(Module::Batch24, Target::Cubin(8, 0)));
+        assert_ne!(a, source_key(Module::Batch12, Target::Cubin(9, 0)));
         assert_ne!(a, source_key(Module::Perm, Target::Cubin(9, 0)));
-        assert_eq!(a, source_key(Module::Batch, Target::Cubin(9, 0)));
+        assert_eq!(a, source_key(Module::Batch24, Target::Cubin(9, 0)));
     }
 
     #[test]

@@ -7,6 +7,12 @@
 use keccakx_gpu::kernels::{self, Module};
 use keccakx_gpu::nvrtc::{Nvrtc, Target};
 
+/// Say why a test skipped, past the test harness's output capture.
+fn skip(why: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "*** SKIPPED: {why}");
+}
+
 fn nvrtc() -> Option<&'static Nvrtc> {
     match Nvrtc::get() {
         Ok(n) => Some(n),
@@ -14,7 +20,9 @@ fn nvrtc() -> Option<&'static Nvrtc> {
             if std::env::var("KECCAKX_REQUIRE_NVRTC").is_ok_and(|v| v == "1") {
                 panic!("KECCAKX_REQUIRE_NVRTC=1 but NVRTC is not available: {e}");
             }
-            eprintln!("\n*** SKIPPED: kernel compile test: {e}\n*** (`make test-gpu` installs NVRTC and runs it)\n");
+            skip(format!(
+                "kernel compile test: {e}\n*** (`make test-gpu` installs NVRTC and runs it)"
+            ));
             None
         }
     }
@@ -26,13 +34,13 @@ fn check(target: Target) {
     for m in Module::ALL {
         let t0 = std::time::Instant::now();
         let c = kernels::compile(nv, m, target).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!c.image.is_empty(), "{}: empty image", m.file());
+        assert!(!c.image.is_empty(), "{}: empty image", m.name());
         for e in m.entry_points() {
             let found = c.image.windows(e.len()).any(|w| w == e.as_bytes());
             assert!(
                 found,
                 "{}: entry point {e} missing from the {} image",
-                m.file(),
+                m.name(),
                 target.arch_flag()
             );
         }
@@ -45,7 +53,8 @@ fn check(target: Target) {
             );
         }
         eprintln!(
-            "compiled {} for {} with NVRTC {maj}.{min} ({}): {} bytes in {:.1} s",
+            "compiled {} ({}) for {} with NVRTC {maj}.{min} ({}): {} bytes in {:.1} s",
+            m.name(),
             m.file(),
             target.arch_flag(),
             nv.path(),

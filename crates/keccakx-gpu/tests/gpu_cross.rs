@@ -1,0 +1,391 @@
+//! GPU results against the CPU library (the golden model's fast path):
+//! random batches with lengths 0..3 blocks + 1, every function family and
+//! batch kernel, 1 to 10^6 messages, host-fed and device-resident, KT and
+//! ParallelHash, the permutation kernels. Each test prints why it skipped
+//! when there is no GPU (on CPU-only machines and in CI).
+
+use std::sync::OnceLock;
+
+use keccakx::engine::{Engine, LaneSpec, Scalar};
+use keccakx_gpu::{
+    perm_reference, BatchKernel, GpuError, GpuHasher, KtVariant, Layout, PermKernel, PhVariant,
+    RawLayout,
+};
+
+fn shared() -> Option<&'static GpuHasher> {
+    static H: OnceLock<Result<GpuHasher, GpuError>> = OnceLock::new();
+    match H.get_or_init(|| GpuHasher::new(0)) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            skip(format!("no GPU: {e}"));
+            None
+        }
+    }
+}
+
+/// A hasher of its own, for tests that change the kernel choice.
+fn own() -> Option<GpuHasher> {
+    match GpuHasher::new(0) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            skip(format!("no GPU: {e}"));
+            None
+        }
+    }
+}
+
+/// Say why a test skipped, past the test harness's output capture.
+fn skip(why: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "*** SKIPPED: {why}");
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+fn specs() -> Vec<(&'static str, LaneSpec, usize)> {
+    let s = |r, n, d| LaneSpec::new(r, n, d).unwrap();
+    vec![
+        ("sha3-224", s(144, 24, 0x06), 28),
+        ("sha3-256", s(136, 24, 0x06), 32),
+        ("sha3-384", s(104, 24, 0x06), 48),
+        ("sha3-512", s(72, 24, 0x06), 64),
+        ("shake128/500", s(168, 24, 0x1F), 500),
+        ("shake256/7", s(136, 24, 0x1F), 7),
+        ("keccak-256", s(136, 24, 0x01), 32),
+        ("turboshake128", s(168, 12, 0x1F), 32),
+        ("turboshake256/d23", s(136, 12, 0x23), 64),
+        ("raw r=100 n=7", s(100, 7, 0x1F), 33),
+        ("raw r=1", s(1, 24, 0x01), 5),
+        ("raw r=199 n=3", s(199, 3, 0x7F), 401),
+    ]
+}
+
+fn batch(rng: &mut Rng, rate: usize, n: usize) -> Vec<Vec<u8>> {
+    (0..n)
+        .map(|_| {
+            let l = rng.below(3 * rate as u64 + 2) as usize;
+            rng.bytes(l)
+        })
+        .collect()
+}
+
+fn cpu(spec: &LaneSpec, msgs: &[&[u8]], out_len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; msgs.len() * out_len];
+    Scalar.hash_many(spec, msgs, out_len, &mut out);
+    out
+}
+
+#[test]
+fn host_batches_match_the_cpu_for_every_kernel() {
+    let Some(gpu) = own() else { return };
+    let mut rng = Rng(0x5EED_0001);
+    for kernel in [
+        BatchKernel::Auto,
+        BatchKernel::Staged,
+        BatchKernel::Direct,
+        BatchKernel::StagedU64,
+        BatchKernel::Paper,
+    ] {
+        gpu.set_batch_kernel(kernel);
+        for (name, spec, out_len) in specs() {
+            for n in [1usize, 2, 31, 32, 33, 257, 5000] {
+                let msgs = batch(&mut rng, spec.rate_bytes, n);
+                let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+                let mut out = vec![0u8; n * out_len];
+                gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
+                assert!(out == cpu(&spec, &refs, out_len), "{kernel:?} {name} n={n}");
+            }
+            // Equal lengths take the uniform layout (no index upload).
+            let l = rng.below(3 * spec.rate_bytes as u64 + 2) as usize;
+            let msgs: Vec<Vec<u8>> = (0..1000).map(|_| rng.bytes(l)).collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            let mut out = vec![0u8; 1000 * out_len];
+            gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
+            assert!(
+                out == cpu(&spec, &refs, out_len),
+                "{kernel:?} {name} uniform len {l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_million_messages_through_many_pipeline_chunks() {
+    let Some(gpu) = own() else { return };
+    gpu.set_chunk_bytes(1 << 20); // about 200 chunks over 3 stages
+    let mut rng = Rng(0x5EED_0002);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let msgs = batch(&mut rng, 136, 1_000_000);
+    let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+    let mut out = vec![0u8; refs.len() * 32];
+    gpu.hash_many(&spec, &refs, 32, &mut out).unwrap();
+    let mut want = vec![0u8; refs.len() * 32];
+    std::thread::scope(|s| {
+        for (m, o) in refs.chunks(50_000).zip(want.chunks_mut(50_000 * 32)) {
+            s.spawn(move || Scalar.hash_many(&spec, m, 32, o));
+        }
+    });
+    assert!(out == want);
+}
+
+#[test]
+fn empty_and_degenerate_batches() {
+    let Some(gpu) = shared() else { return };
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    gpu.hash_many(&spec, &[], 32, &mut []).unwrap();
+    let mut out = [];
+    gpu.hash_many(&spec, &[b"abc"], 0, &mut out).unwrap();
+    let empties: Vec<&[u8]> = vec![b""; 100];
+    let mut out = vec![0u8; 100 * 32];
+    gpu.hash_many(&spec, &empties, 32, &mut out).unwrap();
+    assert!(out == cpu(&spec, &empties, 32));
+    assert!(matches!(
+        gpu.hash_many(&spec, &[b"abc"], 32, &mut [0u8; 33]),
+        Err(GpuError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn device_resident_layouts_match_the_cpu() {
+    let Some(gpu) = shared() else { return };
+    let mut rng = Rng(0x5EED_0003);
+    for (name, spec, out_len) in specs() {
+        // Indexed: messages at odd offsets with junk between them.
+        let msgs = batch(&mut rng, spec.rate_bytes, 777);
+        let mut data = Vec::new();
+        let (mut offs, mut lens) = (Vec::new(), Vec::new());
+        for m in &msgs {
+            data.extend(std::iter::repeat_n(0xCC, rng.below(4) as usize));
+            offs.push(data.len() as u64);
+            lens.push(m.len() as u64);
+            data.extend_from_slice(m);
+        }
+        let d = gpu.upload(&data).unwrap();
+        let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+        let want = cpu(&spec, &refs, out_len);
+        let mut out = vec![0u8; msgs.len() * out_len];
+        gpu.hash_many_device(
+            &spec,
+            &d,
+            Layout::Indexed {
+                offsets: &offs,
+                lengths: &lens,
+            },
+            out_len,
+            &mut out,
+        )
+        .unwrap();
+        assert!(out == want, "{name} indexed");
+        // Uniform with a stride that is not a multiple of 8.
+        let (count, stride, len) = (300usize, 77u64, 70u64);
+        let data = rng.bytes(count * stride as usize);
+        let d = gpu.upload(&data).unwrap();
+        let refs: Vec<&[u8]> = (0..count).map(|i| &data[i * 77..i * 77 + 70]).collect();
+        let mut out = vec![0u8; count * out_len];
+        gpu.hash_many_device(
+            &spec,
+            &d,
+            Layout::Uniform { count, stride, len },
+            out_len,
+            &mut out,
+        )
+        .unwrap();
+        assert!(out == cpu(&spec, &refs, out_len), "{name} uniform");
+        // Output left on the device.
+        let mut d_out = gpu.alloc_zeros(count * out_len).unwrap();
+        gpu.hash_many_device_to_device(
+            &spec,
+            &d,
+            Layout::Uniform { count, stride, len },
+            out_len,
+            &mut d_out,
+        )
+        .unwrap();
+        assert!(
+            gpu.download(&d_out).unwrap() == out,
+            "{name} device to device"
+        );
+        // Raw pointers, uniform layout.
+        let stream = gpu.stream();
+        use keccakx_gpu::cudarc::driver::{DevicePtr, DevicePtrMut};
+        let (dp, _g1) = d.device_ptr(&stream);
+        let (op, _g2) = d_out.device_ptr_mut(&stream);
+        // SAFETY: both buffers are live device allocations of the sizes given.
+        unsafe {
+            gpu.hash_many_raw(
+                &spec,
+                dp,
+                data.len() as u64,
+                RawLayout::Uniform {
+                    count: count as u64,
+                    stride,
+                    len,
+                },
+                op,
+                out_len,
+                None,
+            )
+        }
+        .unwrap();
+        drop((_g1, _g2));
+        assert!(gpu.download(&d_out).unwrap() == out, "{name} raw");
+    }
+    // Layouts outside the buffer are errors, not faults.
+    let d = gpu.upload(&[0u8; 100]).unwrap();
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let mut out = vec![0u8; 32];
+    let bad = Layout::Indexed {
+        offsets: &[90],
+        lengths: &[11],
+    };
+    assert!(matches!(
+        gpu.hash_many_device(&spec, &d, bad, 32, &mut out),
+        Err(GpuError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn kt_on_the_device_matches_rfc9861() {
+    let Some(gpu) = shared() else { return };
+    let c = 8192usize;
+    let mut rng = Rng(0x5EED_0004);
+    let sizes = [
+        0,
+        1,
+        c - 1,
+        c,
+        c + 1,
+        2 * c,
+        2 * c + 1,
+        17 * c - 5,
+        100 * c,
+        (10 << 20) + 3,
+    ];
+    for &n in &sizes {
+        let m = rng.bytes(n);
+        for cust in [&b""[..], b"customization", &[0xAB; 9000][..]] {
+            for v in [KtVariant::Kt128, KtVariant::Kt256] {
+                let mut want = vec![0u8; 80];
+                match v {
+                    KtVariant::Kt128 => {
+                        let mut h = keccakx::rfc9861::Kt128::new(cust);
+                        h.update(&m);
+                        h.finalize_into(&mut want);
+                    }
+                    KtVariant::Kt256 => {
+                        let mut h = keccakx::rfc9861::Kt256::new(cust);
+                        h.update(&m);
+                        h.finalize_into(&mut want);
+                    }
+                }
+                let mut got = vec![0u8; 80];
+                gpu.kt_host(v, &m, cust, &mut got).unwrap();
+                assert!(got == want, "{v:?} host |M|={n} |C|={}", cust.len());
+                let d = gpu.upload(&m).unwrap();
+                let mut got = vec![0u8; 80];
+                gpu.kt_device(v, &d, cust, &mut got).unwrap();
+                assert!(got == want, "{v:?} device |M|={n} |C|={}", cust.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn parallelhash_on_the_device_matches_sp800_185() {
+    let Some(gpu) = shared() else { return };
+    let mut rng = Rng(0x5EED_0005);
+    for &n in &[0usize, 1, 4095, 4096, 4097, 1 << 20] {
+        let x = rng.bytes(n);
+        for block in [1usize, 100, 4096, 8192] {
+            for xof in [false, true] {
+                let mut h = keccakx::sp800_185::ParallelHash128::new(block, b"S").unwrap();
+                h.update(&x);
+                let want = if xof {
+                    h.finalize_xof().read_vec(48)
+                } else {
+                    h.finalize_vec(48)
+                };
+                let mut got = vec![0u8; 48];
+                gpu.parallelhash_host(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
+                    .unwrap();
+                assert!(got == want, "PH128 host n={n} B={block} xof={xof}");
+                let d = gpu.upload(&x).unwrap();
+                let mut got = vec![0u8; 48];
+                gpu.parallelhash_device(PhVariant::Ph128, &d, block, b"S", xof, &mut got)
+                    .unwrap();
+                assert!(got == want, "PH128 device n={n} B={block} xof={xof}");
+                let mut h = keccakx::sp800_185::ParallelHash256::new(block, b"").unwrap();
+                h.update(&x);
+                let want = if xof {
+                    h.finalize_xof().read_vec(64)
+                } else {
+                    h.finalize_vec(64)
+                };
+                let mut got = vec![0u8; 64];
+                gpu.parallelhash_host(PhVariant::Ph256, &x, block, b"", xof, &mut got)
+                    .unwrap();
+                assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
+            }
+        }
+    }
+}
+
+#[test]
+fn permutation_kernels_match_the_cpu() {
+    let Some(gpu) = shared() else { return };
+    for k in [
+        PermKernel::Fast24,
+        PermKernel::Fast12,
+        PermKernel::FastU64,
+        PermKernel::Paper,
+    ] {
+        let states = 10_000u64;
+        let (secs, v) = gpu.perm_run(k, states, 3).unwrap();
+        assert!(secs > 0.0);
+        assert_eq!(v.len() as u64, states);
+        for s in [0u64, 1, 2, 127, 128, 4097, 9_999] {
+            assert_eq!(
+                v[s as usize],
+                perm_reference(s, 3, k.rounds()),
+                "{k:?} state {s}"
+            );
+        }
+    }
+}
+
+#[test]
+fn copy_bandwidth_is_measured() {
+    let Some(gpu) = shared() else { return };
+    let h2d = gpu.h2d_bandwidth(16 << 20, 2).unwrap();
+    let d2h = gpu.d2h_bandwidth(16 << 20, 2).unwrap();
+    eprintln!("H2D {:.1} GB/s, D2H {:.1} GB/s", h2d / 1e9, d2h / 1e9);
+    assert!(h2d > 1e8 && d2h > 1e8);
+}
+
+#[test]
+fn the_engine_adapter_gives_cpu_digests() {
+    let Ok(engine) = keccakx_gpu::GpuEngine::new(0) else {
+        skip("no GPU");
+        return;
+    };
+    let spec = LaneSpec::new(72, 24, 0x06).unwrap();
+    let msgs: Vec<&[u8]> = vec![b"", b"a", &[7u8; 1000]];
+    let mut out = vec![0u8; 3 * 64];
+    engine.hash_many(&spec, &msgs, 64, &mut out);
+    assert!(engine.take_error().is_none());
+    assert!(out == cpu(&spec, &msgs, 64));
+}
