@@ -1,5 +1,7 @@
 //! Tree modes with their leaves on the GPU: KT128/KT256 (RFC 9861) and
-//! ParallelHash128/256 (SP 800-185), final node on the CPU.
+//! ParallelHash128/256 (SP 800-185), final node on the CPU; tree LI
+//! (keccakx::tree_li) from host memory with every level's nodes batched on
+//! the GPU through the keccakx engine interface.
 //!
 //! Each mode is written once as an "assembly" over two callbacks: `read`
 //! (bytes of the input string at a position, from host or device memory)
@@ -19,6 +21,11 @@ use cudarc::driver::{result, CudaSlice, DevicePtr};
 use keccakx::engine::LaneSpec;
 use keccakx::rfc9861::{length_encode, TurboShake};
 use keccakx::sp800_185::{left_encode, right_encode, CShake};
+
+use std::sync::Mutex;
+
+use keccakx::engine::Engine;
+use keccakx::tree_li::TreeLiParams;
 
 use crate::error::GpuError;
 use crate::hasher::{ChunkPlan, GpuHasher, RawLayout, Stage};
@@ -611,6 +618,57 @@ impl GpuHasher {
                 &mut accel,
                 out,
             ),
+        }
+    }
+}
+
+/// The GPU as a keccakx engine for one call of a mode that takes an engine:
+/// the first error is kept (and that batch done on the CPU so the mode can
+/// finish); the caller returns the error instead of the digest.
+struct Recording<'a> {
+    gpu: &'a GpuHasher,
+    error: Mutex<Option<GpuError>>,
+}
+
+impl Engine for Recording<'_> {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if err.is_none() {
+            match self.gpu.hash_many(spec, inputs, out_len, out) {
+                Ok(()) => return,
+                Err(e) => *err = Some(e),
+            }
+        }
+        keccakx::engine::Scalar.hash_many(spec, inputs, out_len, out);
+    }
+}
+
+impl GpuHasher {
+    /// Tree LI (docs/tree-li.md) of host data: the leaves (gathered on the
+    /// CPU, batched up to 64 MiB) and each inner level are hashed on the
+    /// GPU; the final node on the CPU.
+    pub fn tree_li_host(
+        &self,
+        params: &TreeLiParams,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        params.validate().map_err(|_| {
+            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
+        })?;
+        let engine = Recording {
+            gpu: self,
+            error: Mutex::new(None),
+        };
+        keccakx::tree_li::tree_li_with_engine(&engine, params, msg, out).map_err(|_| {
+            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
+        })?;
+        match engine.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 }

@@ -389,3 +389,37 @@ fn the_engine_adapter_gives_cpu_digests() {
     assert!(engine.take_error().is_none());
     assert!(out == cpu(&spec, &msgs, 64));
 }
+
+#[test]
+fn tree_li_on_the_gpu_matches_the_cpu() {
+    let Some(gpu) = shared() else { return };
+    use keccakx::tree_li::{tree_li_with_engine, TreeLiParams};
+    let mut rng = Rng(0x5EED_0006);
+    for height in 0..=4 {
+        for (n, params) in [
+            (1_050_112usize, TreeLiParams::paper(height)),
+            (
+                100_003,
+                TreeLiParams {
+                    height,
+                    prefix: b"salt".to_vec(),
+                    ..TreeLiParams::default()
+                },
+            ),
+            (
+                0,
+                TreeLiParams {
+                    height,
+                    ..TreeLiParams::default()
+                },
+            ),
+        ] {
+            let msg = rng.bytes(n);
+            let mut want = vec![0u8; 64];
+            tree_li_with_engine(&Scalar, &params, &msg, &mut want).unwrap();
+            let mut got = vec![0u8; 64];
+            gpu.tree_li_host(&params, &msg, &mut got).unwrap();
+            assert!(got == want, "tree LI H={height} n={n}");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+# GPU engine (issue 4): crates/keccakx-gpu. Neither a GPU nor the CUDA toolkit
+# is needed here (docs/gpu.md):
+#   make test-gpu   NVRTC from the PyPI wheel nvidia-cuda-nvrtc (installed under
+#                   target/gpu-tools) compiles every kernel for sm_80 and sm_90, and
+#                   the kernels' logic runs as C++ on the CPU (host emulation, g++);
+#                   a missing NVRTC or g++ fails this target instead of skipping.
+#                   The other GPU tests run in test-rust and skip without a GPU.
+#   make bench-gpu  keccakx-gpu-bench -> bench/results/gpu-<date>.json on a machine
+#                   with a GPU; elsewhere it says "no GPU" and succeeds.
+#   make gpu-pack   build here and stage binaries in .gpu/ for the lent GPU machine.
+.PHONY: deps-gpu test-gpu bench-gpu gpu-pack
+
+GPU_TOOLS ?= $(CURDIR)/target/gpu-tools
+GPU_NVRTC_WHEEL ?= nvidia-cuda-nvrtc>=13,<14
+GPU_NVRTC_LIB = $(GPU_TOOLS)/nvrtc/nvidia/cu13/lib/libnvrtc.so.13
+GPU_BENCH_STAMP := $(shell date +%Y%m%d)
+# The same workspace-wide feature set as test-rust, so nothing is rebuilt.
+GPU_CARGO_SEL := --workspace --exclude keccakx-py --exclude keccakx-bench
+
+deps-gpu:
+	@test -e $(GPU_NVRTC_LIB) || { \
+		echo "deps-gpu: installing NVRTC ($(GPU_NVRTC_WHEEL), PyPI) into $(GPU_TOOLS)/nvrtc"; \
+		$(PYTHON) -m pip --version >/dev/null 2>&1 || { apt-get update -qq && apt-get -y -qq install python3-pip >/dev/null; }; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check --target $(GPU_TOOLS)/nvrtc '$(GPU_NVRTC_WHEEL)'; }
+	@test -e $(GPU_NVRTC_LIB) || { echo "deps-gpu: $(GPU_NVRTC_LIB) is missing after the install"; exit 1; }
+	@command -v g++ >/dev/null || { apt-get update -qq && apt-get -y -qq install g++ >/dev/null; }
+
+test-gpu: deps-gpu deps-rust
+	KECCAKX_NVRTC_LIB=$(GPU_NVRTC_LIB) KECCAKX_REQUIRE_NVRTC=1 KECCAKX_REQUIRE_GXX=1 \
+		$(CARGO) test --release $(GPU_CARGO_SEL) --test nvrtc_compile --test emulation
+
+TEST_TARGETS += test-gpu
+
+bench-gpu: deps-rust
+	@mkdir -p bench/results
+	@status=0; $(CARGO) run --release -p keccakx-gpu --bin keccakx-gpu-bench -- \
+		--out bench/results/gpu-$(GPU_BENCH_STAMP).json || status=$$?; \
+	if [ $$status -eq 2 ]; then echo "bench-gpu: skipped (no GPU on this machine)"; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
+
+BENCH_TARGETS += bench-gpu
+
+gpu-pack: deps-rust
+	bash bench/gpu/pack.sh
