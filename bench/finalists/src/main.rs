@@ -160,13 +160,13 @@ fn main() {
     let mut rows = Vec::new();
     for e in &entries {
         let slow = e.variant == "two-threads";
-        let samples = if quick { 31 } else if slow { 301 } else { 2001 };
+        let samples = if quick { 31 } else if slow { 51 } else { 2001 };
         let mut cyc = Vec::new();
         for &n in &sizes {
             cyc.push(cycles(&e.f, &msg[..n], samples, overhead));
         }
-        let long = if slow { 16 * 1024 } else { 256 * 1024 };
-        let cpb = per_byte(&e.f, if quick { 16 * 1024 } else { long }, if quick { 5 } else { 21 });
+        let long = if slow { 4 * 1024 } else { 256 * 1024 };
+        let cpb = per_byte(&e.f, if quick { 16 * 1024 } else { long }, if quick || slow { 5 } else { 21 });
         eprintln!("{:<14} {:<28} {:?} {:.2} c/B  [{}]", e.name, e.variant, cyc, cpb, e.backend);
         rows.push(format!(
             "    {{\"algorithm\": \"{}\", \"family\": \"{}\", \"variant\": \"{}\", \"backend\": \"{}\", \"cycles\": {{{}}}, \"long_message_cycles_per_byte\": {:.3}}}",

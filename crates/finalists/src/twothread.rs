@@ -230,7 +230,8 @@ pub(crate) fn jh_compress(x: &mut crate::jh::State, m: &[u64; 8]) {
     fn run(sh: &JhShared, mut w: [u64; 8], side: usize) -> [u64; 8] {
         let mut k = 0;
         for r in 0..42 {
-            half_round(&mut w, r, side);
+            let c = &crate::jh::portable::RC_STATIC[r];
+            half_round(&mut w, c[side], c[2 + side], r % 7);
             if r % 7 == 6 {
                 for j in 0..4 {
                     sh.post[side][j].store(w[2 * j + 1], Relaxed);

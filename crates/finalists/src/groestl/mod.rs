@@ -57,7 +57,7 @@ pub(crate) fn select_backend(imp: Impl, wide: bool) -> ((Backend<8>, Backend<16>
                 Backend { compress: crate::twothread::groestl_compress::<8>, p: portable::perm_p::<8> },
                 Backend { compress: crate::twothread::groestl_compress::<16>, p: portable::perm_p::<16> },
             ),
-            "two threads (P | Q)",
+            "two threads (P and Q)",
         ),
         #[cfg(not(feature = "std"))]
         Impl::TwoThreads => (portable, "portable (two threads need std)"),

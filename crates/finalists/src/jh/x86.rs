@@ -8,7 +8,7 @@
 //! `unsafe`: calling the `#[target_feature]` functions after detection, and
 //! unaligned loads/stores of the 128-byte state and the 32-byte constants.
 
-use super::consts::RC;
+use super::portable::RC_STATIC as RC;
 use super::State;
 use core::arch::x86_64::*;
 
