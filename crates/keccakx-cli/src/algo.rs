@@ -1,18 +1,215 @@
-//! An algorithm with its parameters, chosen at run time from the library's
-//! registry, and the streaming hasher the CLI feeds file data to.
+//! Every algorithm the CLI offers, with its parameters, and the streaming
+//! hasher it feeds file data to: the library's registry (FIPS 202, Keccak,
+//! SP 800-185, RFC 9861, raw Keccak[r,c]), tree mode LI, and the SHA-3
+//! finalists (BLAKE, Grøstl, JH, Skein) for comparison.
+
+use std::sync::OnceLock;
 
 use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
 use keccakx::sp800_185::{left_encode, right_encode};
+use keccakx::tree_li::{TreeLi, TreeLiParams};
 
 /// The default `-a`.
 pub const DEFAULT_ALGORITHM: &str = "sha3-256";
 
+/// Which code computes an algorithm.
+#[derive(Clone, Copy, Debug)]
+pub enum Family {
+    Registry(&'static AlgorithmInfo),
+    TreeLi,
+    Finalist(finalists::Algorithm),
+}
+
+/// One algorithm of `keccakx list`.
+#[derive(Debug)]
+pub struct AlgInfo {
+    /// Canonical `-a` name.
+    pub name: &'static str,
+    /// Name in `--tag` lines.
+    pub display: &'static str,
+    /// Default output length in bytes.
+    pub default_len: usize,
+    /// Whether `-l` may choose the length.
+    pub variable_len: bool,
+    /// Options it takes, for `keccakx list`.
+    pub options: String,
+    /// Where it is specified.
+    pub spec: &'static str,
+    pub family: Family,
+}
+
+fn registry_options(a: &AlgorithmInfo) -> String {
+    let v: Vec<&str> = a
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Length => "-l BYTES",
+            Param::Customization => "--customization S",
+            Param::FunctionName => "--function-name N",
+            Param::Key => "--key-hex/--key-file (required)",
+            Param::BlockSize => "--block-size B (8192)",
+            Param::Domain => "--domain D (0x1F)",
+            Param::Sponge => "--rate --capacity --width --rounds --suffix",
+        })
+        .collect();
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// The tag name of a finalist: `BLAKE-256`, `Groestl-256`, `JH-256`, `Skein-512-256`.
+fn finalist_display(a: finalists::Algorithm) -> String {
+    let n = a.name();
+    let (fam, rest) = match a.family() {
+        finalists::Family::Blake => ("BLAKE", &n[5..]),
+        finalists::Family::Groestl => ("Groestl", &n[7..]),
+        finalists::Family::Jh => ("JH", &n[2..]),
+        finalists::Family::Skein => ("Skein", &n[5..]),
+    };
+    format!("{fam}-{rest}")
+}
+
+/// Every algorithm, in `keccakx list` order.
+pub fn all() -> &'static [AlgInfo] {
+    static ALL: OnceLock<Vec<AlgInfo>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v: Vec<AlgInfo> = registry::list()
+            .iter()
+            .map(|a| AlgInfo {
+                name: a.name,
+                display: a.display,
+                default_len: a.default_len,
+                variable_len: a.variable_len,
+                options: registry_options(a),
+                spec: a.spec,
+                family: Family::Registry(a),
+            })
+            .collect();
+        v.push(AlgInfo {
+            name: "tree-li",
+            display: "TreeLI",
+            default_len: 32,
+            variable_len: true,
+            options: "-l BYTES, --degree D (4), --height H (4), --block-size B (rate), \
+                      --rate/--capacity (1088/512), --prefix/--prefix-hex P"
+                .into(),
+            spec: "tree mode LI, docs/tree-li.md",
+            family: Family::TreeLi,
+        });
+        for &f in finalists::Algorithm::all() {
+            v.push(AlgInfo {
+                name: f.name(),
+                display: Box::leak(finalist_display(f).into_boxed_str()),
+                default_len: f.output_len(),
+                variable_len: false,
+                options: "-".into(),
+                spec: "SHA-3 finalist (final round)",
+                family: Family::Finalist(f),
+            });
+        }
+        v
+    })
+}
+
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Look an algorithm up by `-a` name: case-insensitive, `-`/`_` optional
+/// (`sha3_256`, `SHA3-256`, `keccak256`, `treeli`, `Skein512-256`).
+pub fn find(name: &str) -> Option<&'static AlgInfo> {
+    if let Some(r) = registry::find(name) {
+        return all().iter().find(|a| a.name == r.name);
+    }
+    let n = squash(name);
+    if let Some(a) = all().iter().find(|a| squash(a.name) == n) {
+        return Some(a);
+    }
+    let f = finalists::Algorithm::from_name(name).ok()?;
+    all().iter().find(|a| a.name == f.name())
+}
+
+/// Look an algorithm up by the name in a BSD tag line (`SHA3-256 (f) = ..`):
+/// its tag name (any case) or any `-a` spelling.
+pub fn find_tag(tag: &str) -> Option<&'static AlgInfo> {
+    all()
+        .iter()
+        .find(|a| a.display.eq_ignore_ascii_case(tag))
+        .or_else(|| find(tag))
+}
+
+/// Parameters from the command line: the registry's, plus tree-LI's.
+#[derive(Clone, Debug, Default)]
+pub struct CliParams {
+    pub reg: Params,
+    /// Tree-LI degree D.
+    pub degree: Option<usize>,
+    /// Tree-LI height H.
+    pub height: Option<usize>,
+    /// Tree-LI prefix P.
+    pub prefix: Option<Vec<u8>>,
+}
+
+impl CliParams {
+    fn has_tree(&self) -> bool {
+        self.degree.is_some() || self.height.is_some() || self.prefix.is_some()
+    }
+}
+
+/// Keep only the parameters `info` takes (for tagged `--check` lines whose
+/// algorithm differs from `-a`); the length is left to the caller.
+pub fn params_for(info: &AlgInfo, p: &CliParams) -> CliParams {
+    let mut q = CliParams::default();
+    match info.family {
+        Family::Registry(r) => {
+            let takes = |x: Param| r.params.contains(&x);
+            if takes(Param::Customization) {
+                q.reg.customization = p.reg.customization.clone();
+            }
+            if takes(Param::FunctionName) {
+                q.reg.function_name = p.reg.function_name.clone();
+            }
+            if takes(Param::Key) {
+                q.reg.key = p.reg.key.clone();
+            }
+            if takes(Param::BlockSize) {
+                q.reg.block_size = p.reg.block_size;
+            }
+            if takes(Param::Domain) {
+                q.reg.domain = p.reg.domain;
+            }
+            if takes(Param::Sponge) {
+                q.reg.width = p.reg.width;
+                q.reg.rate = p.reg.rate;
+                q.reg.capacity = p.reg.capacity;
+                q.reg.rounds = p.reg.rounds;
+                q.reg.suffix = p.reg.suffix;
+            }
+        }
+        Family::TreeLi => {
+            q.reg.block_size = p.reg.block_size;
+            q.reg.rate = p.reg.rate;
+            q.reg.capacity = p.reg.capacity;
+            q.degree = p.degree;
+            q.height = p.height;
+            q.prefix = p.prefix.clone();
+        }
+        Family::Finalist(_) => {}
+    }
+    q
+}
+
 /// A fully parameterised algorithm, shared by every file it hashes.
 #[derive(Clone)]
 pub struct Algo {
-    pub info: &'static AlgorithmInfo,
-    /// The parameters it was built with (also what the GPU path needs).
-    pub params: Params,
+    pub info: &'static AlgInfo,
+    /// The parameters it was built with.
+    pub params: CliParams,
     /// Output bytes.
     pub out_len: usize,
     kind: Kind,
@@ -25,76 +222,114 @@ enum Kind {
     /// TupleHash of the 1-tuple (whole input): encode_string needs the input
     /// length first, so it runs as cSHAKE(N = "TupleHash", S) over
     /// left_encode(8·len) || input || right_encode(L) (SP 800-185 §5.2).
-    Tuple { cshake: Hasher, l_bits: u128 },
+    Tuple {
+        cshake: Hasher,
+        l_bits: u128,
+    },
+    Tree(TreeLi),
+    Finalist(finalists::Algorithm),
 }
 
-/// Look an algorithm up by `-a` name (see [`registry::find`]).
-pub fn find(name: &str) -> Option<&'static AlgorithmInfo> {
-    registry::find(name)
-}
-
-/// Look an algorithm up by the name in a BSD tag line (`SHA3-256 (f) = ..`):
-/// the display name (any case) or any `-a` spelling.
-pub fn find_tag(tag: &str) -> Option<&'static AlgorithmInfo> {
-    registry::list()
-        .iter()
-        .find(|a| a.display.eq_ignore_ascii_case(tag))
-        .or_else(|| registry::find(tag))
-}
-
-/// Keep only the parameters `info` takes (for tagged `--check` lines whose
-/// algorithm differs from `-a`); the length is set by the caller.
-pub fn params_for(info: &AlgorithmInfo, p: &Params) -> Params {
-    let takes = |x: Param| info.params.contains(&x);
-    let mut q = Params::default();
-    if takes(Param::Customization) {
-        q.customization = p.customization.clone();
+fn tree_params(p: &CliParams) -> Result<TreeLiParams, String> {
+    let d = TreeLiParams::default();
+    let r = &p.reg;
+    let rejects = [
+        (!r.customization.is_empty(), "--customization"),
+        (!r.function_name.is_empty(), "--function-name"),
+        (
+            r.key.is_some(),
+            "--key-hex/--key-file (use --prefix for a key)",
+        ),
+        (r.domain.is_some(), "--domain"),
+        (r.width.is_some(), "--width (tree-LI uses Keccak-f[1600])"),
+        (r.rounds.is_some(), "--rounds"),
+        (r.suffix.is_some(), "--suffix"),
+    ];
+    if let Some((_, flag)) = rejects.iter().find(|(set, _)| *set) {
+        return Err(format!("-a tree-li: tree-LI takes no {flag}"));
     }
-    if takes(Param::FunctionName) {
-        q.function_name = p.function_name.clone();
-    }
-    if takes(Param::Key) {
-        q.key = p.key.clone();
-    }
-    if takes(Param::BlockSize) {
-        q.block_size = p.block_size;
-    }
-    if takes(Param::Domain) {
-        q.domain = p.domain;
-    }
-    if takes(Param::Sponge) {
-        q.width = p.width;
-        q.rate = p.rate;
-        q.capacity = p.capacity;
-        q.rounds = p.rounds;
-        q.suffix = p.suffix;
-    }
-    q
+    let (rate_bits, capacity_bits) = match (r.rate, r.capacity) {
+        (Some(rate), Some(c)) => (rate, c),
+        (Some(rate), None) => (rate, 1600usize.saturating_sub(rate)),
+        (None, Some(c)) => (1600usize.saturating_sub(c), c),
+        (None, None) => (d.rate_bits, d.capacity_bits),
+    };
+    let t = TreeLiParams {
+        degree: p.degree.unwrap_or(d.degree),
+        height: p.height.unwrap_or(d.height),
+        block_size: r.block_size,
+        rate_bits,
+        capacity_bits,
+        prefix: p.prefix.clone().unwrap_or_default(),
+    };
+    t.validate().map_err(|e| format!("-a tree-li: {e}"))?;
+    Ok(t)
 }
 
 impl Algo {
     /// Validate `params` for `info`; the error is a message for the user.
-    pub fn new(info: &'static AlgorithmInfo, params: &Params) -> Result<Algo, String> {
-        let proto = Hasher::new(info.name, params).map_err(|e| format!("-a {}: {e}", info.name))?;
-        let out_len = proto.output_len();
-        let kind = match info.name {
-            "tuplehash128" | "tuplehash256" | "tuplehashxof128" | "tuplehashxof256" => {
-                let wide = info.name.ends_with("256");
-                let xof = info.name.contains("xof");
-                let cp = Params {
-                    length: Some(out_len),
-                    function_name: b"TupleHash".to_vec(),
-                    customization: params.customization.clone(),
-                    ..Params::default()
-                };
-                let cshake = Hasher::new(if wide { "cshake256" } else { "cshake128" }, &cp)
-                    .map_err(|e| format!("-a {}: {e}", info.name))?;
-                Kind::Tuple {
-                    cshake,
-                    l_bits: if xof { 0 } else { out_len as u128 * 8 },
+    pub fn new(info: &'static AlgInfo, params: &CliParams) -> Result<Algo, String> {
+        let name = info.name;
+        let (out_len, kind) = match info.family {
+            Family::Registry(r) => {
+                if params.has_tree() {
+                    return Err(format!(
+                        "-a {name}: --degree, --height and --prefix are tree-li parameters"
+                    ));
                 }
+                let proto =
+                    Hasher::new(r.name, &params.reg).map_err(|e| format!("-a {name}: {e}"))?;
+                let out_len = proto.output_len();
+                let kind = if name.starts_with("tuplehash") {
+                    let cp = Params {
+                        length: Some(out_len),
+                        function_name: b"TupleHash".to_vec(),
+                        customization: params.reg.customization.clone(),
+                        ..Params::default()
+                    };
+                    let base = if name.ends_with("256") {
+                        "cshake256"
+                    } else {
+                        "cshake128"
+                    };
+                    let cshake = Hasher::new(base, &cp).map_err(|e| format!("-a {name}: {e}"))?;
+                    let xof = name.contains("xof");
+                    Kind::Tuple {
+                        cshake,
+                        l_bits: if xof { 0 } else { out_len as u128 * 8 },
+                    }
+                } else {
+                    Kind::Stream(proto)
+                };
+                (out_len, kind)
             }
-            _ => Kind::Stream(proto),
+            Family::TreeLi => {
+                let t = tree_params(params)?;
+                let h = TreeLi::new(t).map_err(|e| format!("-a tree-li: {e}"))?;
+                (params.reg.length.unwrap_or(info.default_len), Kind::Tree(h))
+            }
+            Family::Finalist(f) => {
+                let r = &params.reg;
+                let any = r.length.is_some_and(|l| l != f.output_len())
+                    || !r.customization.is_empty()
+                    || !r.function_name.is_empty()
+                    || r.key.is_some()
+                    || r.block_size.is_some()
+                    || r.domain.is_some()
+                    || r.width.is_some()
+                    || r.rate.is_some()
+                    || r.capacity.is_some()
+                    || r.rounds.is_some()
+                    || r.suffix.is_some()
+                    || params.has_tree();
+                if any {
+                    return Err(format!(
+                        "-a {name}: this algorithm takes no parameters (fixed {}-byte output)",
+                        f.output_len()
+                    ));
+                }
+                (f.output_len(), Kind::Finalist(f))
+            }
         };
         Ok(Algo {
             info,
@@ -118,24 +353,29 @@ impl Algo {
     /// [`needs_length`](Self::needs_length); a different byte count at the
     /// end is reported by [`Stream::finish`]).
     pub fn start(&self, len: Option<u64>) -> Stream {
-        match &self.kind {
-            Kind::Stream(h) => Stream {
-                h: h.clone(),
-                tuple: None,
-            },
+        let inner = match &self.kind {
+            Kind::Stream(h) => Inner::Reg(h.clone()),
             Kind::Tuple { cshake, l_bits } => {
                 let mut h = cshake.clone();
                 let n = len.unwrap_or(0);
                 h.update(left_encode(n as u128 * 8).as_ref());
-                Stream {
-                    h,
+                return Stream {
+                    inner: Inner::Reg(h),
+                    out_len: self.out_len,
                     tuple: Some(TupleState {
                         l_bits: *l_bits,
                         expected: n,
                         seen: 0,
                     }),
-                }
+                };
             }
+            Kind::Tree(t) => Inner::Tree(t.clone()),
+            Kind::Finalist(f) => Inner::Fin(finalists::new_hasher(*f, finalists::Impl::Parallel)),
+        };
+        Stream {
+            inner,
+            out_len: self.out_len,
+            tuple: None,
         }
     }
 
@@ -154,9 +394,16 @@ struct TupleState {
     seen: u64,
 }
 
+enum Inner {
+    Reg(Hasher),
+    Tree(TreeLi),
+    Fin(Box<dyn finalists::DynHasher>),
+}
+
 /// A hasher in progress over one input.
 pub struct Stream {
-    h: Hasher,
+    inner: Inner,
+    out_len: usize,
     tuple: Option<TupleState>,
 }
 
@@ -165,20 +412,29 @@ impl Stream {
         if let Some(t) = &mut self.tuple {
             t.seen += data.len() as u64;
         }
-        self.h.update(data);
+        match &mut self.inner {
+            Inner::Reg(h) => h.update(data),
+            Inner::Tree(h) => h.update(data),
+            Inner::Fin(h) => h.update(data),
+        }
     }
 
     /// The digest, or an error when the input did not have the length
     /// announced to [`Algo::start`] (a file that changed while being read).
-    pub fn finish(mut self) -> Result<Vec<u8>, String> {
-        if let Some(t) = &self.tuple {
-            if t.seen != t.expected {
-                return Err("file changed size while being read".into());
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        match self.inner {
+            Inner::Reg(mut h) => {
+                if let Some(t) = &self.tuple {
+                    if t.seen != t.expected {
+                        return Err("file changed size while being read".into());
+                    }
+                    h.update(right_encode(t.l_bits).as_ref());
+                }
+                Ok(h.finalize())
             }
-            let tail = right_encode(t.l_bits);
-            self.h.update(tail.as_ref());
+            Inner::Tree(h) => Ok(h.finalize_vec(self.out_len)),
+            Inner::Fin(h) => Ok(h.finalize()),
         }
-        Ok(self.h.finalize())
     }
 }
 
@@ -198,20 +454,24 @@ mod tests {
     use super::*;
     use keccakx::sp800_185::{TupleHash128, TupleHash256};
 
+    fn with(reg: Params) -> CliParams {
+        CliParams {
+            reg,
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn single_element_tuplehash_matches_library() {
         for len in [0usize, 1, 135, 136, 168, 1000] {
             let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
             for (name, xof) in [("tuplehash128", false), ("tuplehashxof128", true)] {
-                let a = Algo::new(
-                    find(name).unwrap(),
-                    &Params {
-                        customization: b"S".to_vec(),
-                        length: Some(40),
-                        ..Default::default()
-                    },
-                )
-                .unwrap();
+                let p = with(Params {
+                    customization: b"S".to_vec(),
+                    length: Some(40),
+                    ..Default::default()
+                });
+                let a = Algo::new(find(name).unwrap(), &p).unwrap();
                 let mut t = TupleHash128::new(b"S");
                 t.push(&data);
                 let want = if xof {
@@ -221,7 +481,7 @@ mod tests {
                 };
                 assert_eq!(a.digest(&data), want, "{name} len {len}");
             }
-            let a = Algo::new(find("tuplehash256").unwrap(), &Params::default()).unwrap();
+            let a = Algo::new(find("tuplehash256").unwrap(), &CliParams::default()).unwrap();
             let mut t = TupleHash256::new(b"");
             t.push(&data);
             assert_eq!(a.digest(&data), t.finalize_vec(64));
@@ -230,17 +490,97 @@ mod tests {
 
     #[test]
     fn length_mismatch_is_an_error() {
-        let a = Algo::new(find("tuplehash128").unwrap(), &Params::default()).unwrap();
+        let a = Algo::new(find("tuplehash128").unwrap(), &CliParams::default()).unwrap();
         let mut s = a.start(Some(5));
         s.update(b"abc");
         assert!(s.finish().is_err());
     }
 
     #[test]
-    fn tags() {
+    fn tree_li_and_finalists_match_their_crates() {
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i % 253) as u8).collect();
+        let p = CliParams {
+            degree: Some(3),
+            height: Some(2),
+            prefix: Some(b"salt".to_vec()),
+            reg: Params {
+                length: Some(48),
+                ..Default::default()
+            },
+        };
+        let a = Algo::new(find("tree-li").unwrap(), &p).unwrap();
+        let t = TreeLiParams {
+            degree: 3,
+            height: 2,
+            prefix: b"salt".to_vec(),
+            ..TreeLiParams::default()
+        };
+        let mut want = vec![0u8; 48];
+        keccakx::tree_li::tree_li(&t, &data, &mut want).unwrap();
+        assert_eq!(a.digest(&data), want);
+        for &f in finalists::Algorithm::all() {
+            let a = Algo::new(find(f.name()).unwrap(), &CliParams::default()).unwrap();
+            assert_eq!(
+                a.digest(&data),
+                finalists::hash(f, finalists::Impl::Sequential, &data),
+                "{}",
+                f.name()
+            );
+            assert_eq!(find_tag(a.display()).unwrap().name, f.name());
+        }
+        assert_eq!(find("Skein512-256").unwrap().display, "Skein-512-256");
+        assert_eq!(find("Grøstl-256").unwrap().display, "Groestl-256");
+        assert!(Algo::new(
+            find("blake256").unwrap(),
+            &with(Params {
+                length: Some(20),
+                ..Default::default()
+            })
+        )
+        .is_err());
+        assert!(Algo::new(
+            find("tree-li").unwrap(),
+            &with(Params {
+                rounds: Some(12),
+                ..Default::default()
+            })
+        )
+        .is_err());
+        assert!(Algo::new(
+            find("tree-li").unwrap(),
+            &CliParams {
+                degree: Some(0),
+                ..Default::default()
+            }
+        )
+        .is_err());
+        assert!(Algo::new(
+            find("sha3-256").unwrap(),
+            &CliParams {
+                height: Some(2),
+                ..Default::default()
+            }
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn names_and_tags() {
         assert_eq!(find_tag("SHA3-256").unwrap().name, "sha3-256");
         assert_eq!(find_tag("kt128").unwrap().name, "kt128");
         assert_eq!(find_tag("Keccak[r,c]").unwrap().name, "keccak");
+        assert_eq!(find_tag("TreeLI").unwrap().name, "tree-li");
+        assert_eq!(find("tree_li").unwrap().name, "tree-li");
         assert!(find_tag("SHA256").is_none());
+        let mut seen = std::collections::HashSet::new();
+        for a in all() {
+            assert!(seen.insert(squash(a.name)), "duplicate name {}", a.name);
+            assert!(
+                seen.insert(format!("tag:{}", a.display.to_lowercase())),
+                "duplicate tag {}",
+                a.display
+            );
+            assert!(!a.display.contains(' ') && !a.display.contains('('));
+        }
     }
 }

@@ -8,9 +8,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use keccakx::registry::{AlgorithmInfo, Params};
-
-use crate::algo::{find, find_tag, params_for, Algo};
+use crate::algo::{find, find_tag, params_for, AlgInfo, Algo, CliParams};
 use crate::cli::{hex_val, MAX_LENGTH};
 use crate::escape::{os_from_bytes, push_escaped, quote, quote_os, unescape};
 use crate::exec::{run_ordered, Task};
@@ -34,12 +32,12 @@ pub struct Context {
     /// hex digits are SHA3-224/256/384/512).
     pub algo_given: bool,
     /// The parameters as given (`length` only when `-l` was given).
-    pub params: Params,
+    pub params: CliParams,
     cache: HashMap<(&'static str, usize), Result<Arc<Algo>, String>>,
 }
 
 impl Context {
-    pub fn new(algo: Arc<Algo>, algo_given: bool, params: Params) -> Context {
+    pub fn new(algo: Arc<Algo>, algo_given: bool, params: CliParams) -> Context {
         Context {
             algo,
             algo_given,
@@ -49,7 +47,7 @@ impl Context {
     }
 
     /// The algorithm instance for `info` with an output of `len` bytes.
-    fn instance(&mut self, info: &'static AlgorithmInfo, len: usize) -> Result<Arc<Algo>, String> {
+    fn instance(&mut self, info: &'static AlgInfo, len: usize) -> Result<Arc<Algo>, String> {
         if std::ptr::eq(info, self.algo.info) && len == self.algo.out_len {
             return Ok(Arc::clone(&self.algo));
         }
@@ -62,14 +60,14 @@ impl Context {
             .entry((info.name, len))
             .or_insert_with(|| {
                 let mut p = base;
-                p.length = info.variable_len.then_some(len);
+                p.reg.length = info.variable_len.then_some(len);
                 Algo::new(info, &p).map(Arc::new)
             })
             .clone()
     }
 
     /// Whether `hex_len` hex digits fit `info` (with `-l` if given).
-    fn fits(&self, info: &AlgorithmInfo, hex_len: usize) -> bool {
+    fn fits(&self, info: &AlgInfo, hex_len: usize) -> bool {
         if hex_len < 2 || hex_len % 2 != 0 {
             return false;
         }
@@ -77,7 +75,7 @@ impl Context {
         if !info.variable_len {
             return n == info.default_len;
         }
-        match self.params.length {
+        match self.params.reg.length {
             Some(l) => n == l,
             None => n <= MAX_LENGTH,
         }
@@ -88,7 +86,7 @@ impl Context {
 struct Entry {
     name: Vec<u8>,
     expected: Vec<u8>,
-    info: &'static AlgorithmInfo,
+    info: &'static AlgInfo,
 }
 
 fn is_white(c: u8) -> bool {
@@ -185,7 +183,7 @@ impl Parser {
         &self,
         s: &[u8],
         escaped: bool,
-        info: &'static AlgorithmInfo,
+        info: &'static AlgInfo,
         ctx: &Context,
     ) -> Option<Entry> {
         let close = s.iter().rposition(|&c| c == b')')?;
@@ -446,7 +444,13 @@ fn check_one(
 mod tests {
     use super::*;
 
-    fn ctx(name: &str, given: bool, params: Params) -> Context {
+    use keccakx::registry::Params;
+
+    fn ctx(name: &str, given: bool, reg: Params) -> Context {
+        let params = CliParams {
+            reg,
+            ..Default::default()
+        };
         let info = find(name).unwrap();
         let a = Arc::new(Algo::new(info, &params).unwrap());
         Context::new(a, given, params)

@@ -15,7 +15,8 @@ pub const MAX_LENGTH: usize = 1 << 20;
     name = "keccakx",
     version,
     about = "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
-             TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c]).",
+             TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c], tree mode LI) \
+             and the SHA-3 finalists BLAKE, Groestl, JH, Skein.",
     long_about = None,
     arg_required_else_help = true,
     after_help = "Run `keccakx sum --help` for the sha3sum/b3sum-compatible hasher, \
@@ -33,19 +34,19 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Worker threads: files hashed in parallel and the library's multi-core
     /// paths (0 or unset: all cores).
-    #[arg(long, value_name = "N", global = true)]
+    #[arg(long, value_name = "N", global = true, help_heading = "Engine")]
     pub threads: Option<usize>,
 
     /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
     /// CPU runs) or a name from `keccakx info`. The environment variable
     /// KECCAKX_ENGINE does the same; this option wins over it.
-    #[arg(long, value_name = "NAME", global = true)]
+    #[arg(long, value_name = "NAME", global = true, help_heading = "Engine")]
     pub engine: Option<String>,
 
     /// Where to hash: `cpu`; `gpu` (error if no GPU can be used); `auto`
     /// (default: the CPU, and a GPU only for batches of many files when one
     /// is present and the algorithm runs there).
-    #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto)]
+    #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto, help_heading = "Engine")]
     pub backend: Backend,
 }
 
@@ -95,7 +96,7 @@ pub struct SumArgs {
 
     /// Output length in BYTES (not bits) for variable-length algorithms
     /// (SHAKE, cSHAKE, KMAC, TupleHash, ParallelHash, TurboSHAKE, KT, raw
-    /// keccak), at most 1048576. Like b3sum's --length; note that b2sum's and
+    /// keccak, tree-li), at most 1048576. Like b3sum's --length; note that b2sum's and
     /// cksum's -l count bits.
     #[arg(short = 'l', long = "length", value_name = "BYTES", value_parser = parse_length)]
     pub length: Option<usize>,
@@ -117,7 +118,8 @@ pub struct SumArgs {
     #[arg(long = "key-file", value_name = "FILE")]
     pub key_file: Option<PathBuf>,
 
-    /// Block size B in bytes (ParallelHash; default 8192).
+    /// Block size B in bytes (ParallelHash, default 8192; tree-LI leaf block,
+    /// default one rate block).
     #[arg(long = "block-size", value_name = "BYTES")]
     pub block_size: Option<usize>,
 
@@ -161,6 +163,29 @@ pub struct SumArgs {
     /// Keccak), 0x06 SHA-3, 0x1F SHAKE, 0x04 cSHAKE.
     #[arg(long, value_name = "BYTE", value_parser = parse_byte, help_heading = "Raw Keccak[r,c] (-a keccak)")]
     pub suffix: Option<u8>,
+
+    /// Tree-LI: degree D, chaining values per parent, 1..=255 (default 4).
+    #[arg(long, value_name = "D", help_heading = "Tree mode LI (-a tree-li)")]
+    pub degree: Option<usize>,
+
+    /// Tree-LI: height H, 0..=16 with D^H <= 65536 leaves (default 4; 0 = one
+    /// sponge over the whole input). Leaf block size: --block-size (default
+    /// one rate block); Keccak[r,c]: --rate/--capacity (default 1088/512).
+    #[arg(long, value_name = "H", help_heading = "Tree mode LI (-a tree-li)")]
+    pub height: Option<usize>,
+
+    /// Tree-LI: prefix P (a key or salt, at most 255 bytes) as a string.
+    #[arg(
+        long,
+        value_name = "STRING",
+        conflicts_with = "prefix_hex",
+        help_heading = "Tree mode LI (-a tree-li)"
+    )]
+    pub prefix: Option<OsString>,
+
+    /// Tree-LI: prefix P in hexadecimal.
+    #[arg(long = "prefix-hex", value_name = "HEX", value_parser = parse_hex, help_heading = "Tree mode LI (-a tree-li)")]
+    pub prefix_hex: Option<HexBytes>,
 
     /// Create BSD-style checksums: `ALGORITHM (FILE) = HASH`.
     #[arg(long, conflicts_with = "check", help_heading = "Output")]

@@ -2,47 +2,28 @@
 
 use std::io::Write;
 
-use keccakx::registry::{self, Param};
-
+use crate::algo;
 use crate::backend;
 use crate::output::{stop_status, Out};
-
-fn param_flags(p: Param) -> &'static str {
-    match p {
-        Param::Length => "-l BYTES",
-        Param::Customization => "--customization S",
-        Param::FunctionName => "--function-name N",
-        Param::Key => "--key-hex/--key-file (required)",
-        Param::BlockSize => "--block-size B (8192)",
-        Param::Domain => "--domain D (0x1F)",
-        Param::Sponge => "--rate --capacity --width --rounds --suffix (bits)",
-    }
-}
 
 /// Every algorithm with its parameters, default length and specification.
 pub fn list() -> i32 {
     let mut text = Vec::new();
     let _ = writeln!(
         text,
-        "{:<20} {:<20} {:<14} {:<60} SPEC",
-        "NAME (-a)", "TAG (--tag)", "OUTPUT BYTES", "PARAMETERS"
+        "{:<18} {:<18} {:<13} {:<34} PARAMETERS",
+        "NAME (-a)", "TAG (--tag)", "OUTPUT BYTES", "SPEC"
     );
-    for a in registry::list() {
+    for a in algo::all() {
         let len = if a.variable_len {
             format!("{} (any)", a.default_len)
         } else {
             a.default_len.to_string()
         };
-        let params: Vec<&str> = a.params.iter().map(|&p| param_flags(p)).collect();
-        let params = if params.is_empty() {
-            "-".to_string()
-        } else {
-            params.join(", ")
-        };
         let _ = writeln!(
             text,
-            "{:<20} {:<20} {:<14} {:<60} {}",
-            a.name, a.display, len, params, a.spec
+            "{:<18} {:<18} {:<13} {:<34} {}",
+            a.name, a.display, len, a.spec, a.options
         );
     }
     let _ = writeln!(

@@ -1,5 +1,5 @@
-//! Reading inputs with bounded memory: regular files are memory-mapped and
-//! fed in 64 MiB windows whose pages are released after use; everything else
+//! Reading inputs with bounded memory: regular files are memory-mapped one
+//! 16 MiB window at a time; everything else
 //! (stdin, pipes, devices, `--no-mmap`) is read with one 2 MiB buffer.
 
 use std::ffi::OsStr;
@@ -13,7 +13,9 @@ pub const BUF_SIZE: usize = 2 << 20;
 /// Files smaller than this are read, not mapped (mapping costs more).
 const MMAP_MIN: u64 = 64 << 10;
 /// Mapped bytes fed to the hasher per call; pages are dropped afterwards.
-const MAP_WINDOW: usize = 64 << 20;
+/// Large enough to give the tree modes (KT, ParallelHash) work for every
+/// core, small enough to bound the resident set.
+const MAP_WINDOW: usize = 16 << 20;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadOpts {
@@ -65,28 +67,33 @@ pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8
     hash_reader(file, algo, None)
 }
 
-/// Hash a memory map of `file`; `None` when the file cannot be mapped (the
+/// Hash `file` through memory maps of one window at a time, each mapped
+/// with MAP_POPULATE (one system call faults the whole window in) and
+/// unmapped before the next; `None` when the file cannot be mapped (the
 /// caller then reads it).
 fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
-    // SAFETY: the map is read-only and private to this function. The one
-    // hazard of mapping a file is another process truncating it while we
-    // read (the kernel then raises SIGBUS); coreutils-style tools that mmap
-    // (b3sum, ripgrep) accept the same trade-off, and `--no-mmap` avoids it.
-    let map = unsafe { memmap2::MmapOptions::new().len(len as usize).map(file) }.ok()?;
-    let _ = map.advise(memmap2::Advice::Sequential);
     let mut s = algo.start(Some(len));
-    let mut off = 0usize;
-    while off < map.len() {
-        let end = map.len().min(off + MAP_WINDOW);
-        s.update(&map[off..end]);
-        // Drop the window's pages from our resident set: the data stays in
-        // the page cache, the process does not grow with the file.
-        // SAFETY: MADV_DONTNEED on a read-only file mapping only discards
-        // this process's page-table entries; the range is never read again.
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, off, end - off)
+    let mut off = 0u64;
+    while off < len {
+        let n = (len - off).min(MAP_WINDOW as u64) as usize;
+        // SAFETY: the map is read-only and lives only for this iteration.
+        // The one hazard of mapping a file is another process truncating it
+        // while we read (the kernel then raises SIGBUS); tools that mmap
+        // (b3sum, ripgrep) accept the same trade-off, `--no-mmap` avoids it.
+        let map = unsafe {
+            memmap2::MmapOptions::new()
+                .offset(off)
+                .len(n)
+                .populate()
+                .map(file)
         };
-        off = end;
+        match map {
+            Ok(m) => s.update(&m),
+            // The first window failing means this file cannot be mapped.
+            Err(_) if off == 0 => return None,
+            Err(e) => return Some(Err(e)),
+        }
+        off += n as u64;
     }
     Some(s.finish().map_err(io::Error::other))
 }

@@ -344,17 +344,41 @@ fn check_round_trip_every_algorithm_and_tag() {
         .collect();
     std::fs::write(dir.join("big.bin"), &big).unwrap();
     let files = ["plain", "a b", "back\\slash", "big.bin"];
-    for a in keccakx::registry::list() {
-        let mut base: Vec<String> = vec!["-a".into(), a.name.into()];
-        if a.name.starts_with("kmac") {
+    // Every name `keccakx list` shows (registry, tree-li, finalists).
+    let list = run_in(&dir, &args(&["list"]), b"");
+    let listed = String::from_utf8_lossy(&list.stdout).to_string();
+    let rows: Vec<(String, String)> = listed
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next().unwrap().to_string(), w.next().unwrap().to_string())
+        })
+        .collect();
+    assert!(
+        rows.len() >= keccakx::registry::list().len() + 1,
+        "{listed}"
+    );
+    for (name, display) in &rows {
+        let mut base: Vec<String> = vec!["-a".into(), name.clone()];
+        if name.starts_with("kmac") {
             base.extend(["--key-hex".into(), "000102030405".into()]);
         }
-        if a.name == "keccak" {
+        if name == "keccak" {
             base.extend([
                 "--rate".into(),
                 "1344".into(),
                 "--capacity".into(),
                 "256".into(),
+            ]);
+        }
+        if name == "tree-li" {
+            base.extend([
+                "--height".into(),
+                "2".into(),
+                "--prefix".into(),
+                "salt".into(),
             ]);
         }
         for tag in [false, true] {
@@ -368,8 +392,7 @@ fn check_round_trip_every_algorithm_and_tag() {
             assert_eq!(
                 code(&sums),
                 0,
-                "{}: {}",
-                a.name,
+                "{name}: {}",
                 String::from_utf8_lossy(&sums.stderr)
             );
             let line = String::from_utf8_lossy(&sums.stdout)
@@ -378,10 +401,7 @@ fn check_round_trip_every_algorithm_and_tag() {
                 .unwrap()
                 .to_string();
             if tag {
-                assert!(
-                    line.starts_with(&format!("{} (plain) = ", a.display)),
-                    "{line}"
-                );
+                assert!(line.starts_with(&format!("{display} (plain) = ")), "{line}");
             }
             std::fs::write(dir.join("SUMS"), &sums.stdout).unwrap();
             let mut ca: Vec<&OsStr> = vec![os("sum"), os("-c")];
@@ -396,17 +416,11 @@ fn check_round_trip_every_algorithm_and_tag() {
             assert_eq!(
                 code(&chk),
                 0,
-                "{} tag={tag}: {}",
-                a.name,
+                "{name} tag={tag}: {}",
                 String::from_utf8_lossy(&chk.stderr)
             );
             let out = String::from_utf8_lossy(&chk.stdout);
-            assert_eq!(
-                out.matches(": OK\n").count(),
-                files.len(),
-                "{}: {out}",
-                a.name
-            );
+            assert_eq!(out.matches(": OK\n").count(), files.len(), "{name}: {out}");
             // Corrupt big.bin's digest: exactly one FAILED.
             let text = String::from_utf8_lossy(&sums.stdout).to_string();
             let bad: String = text
@@ -434,7 +448,7 @@ fn check_round_trip_every_algorithm_and_tag() {
                 .collect();
             std::fs::write(dir.join("SUMS"), bad).unwrap();
             let chk = run_in(&dir, &ca, b"");
-            assert_eq!(code(&chk), 1, "{}", a.name);
+            assert_eq!(code(&chk), 1, "{name}");
             assert!(String::from_utf8_lossy(&chk.stdout).contains("big.bin: FAILED\n"));
             assert!(String::from_utf8_lossy(&chk.stderr)
                 .contains("WARNING: 1 computed checksum did NOT match"));
@@ -764,6 +778,17 @@ fn invalid_arguments_exit_2_without_panic() {
         &["sum", "-a", "sha3-256", "--rate", "8", "f"],
         &["sum", "-a", "kmac128", "--key-hex", "zz", "f"],
         &["sum", "-a", "kmac128", "--key-hex", "abc", "f"],
+        &["sum", "-a", "blake256", "-l", "16", "f"],
+        &["sum", "-a", "skein512-256", "--customization", "x", "f"],
+        &["sum", "-a", "tree-li", "--degree", "0", "f"],
+        &["sum", "-a", "tree-li", "--height", "17", "f"],
+        &[
+            "sum", "-a", "tree-li", "--degree", "255", "--height", "3", "f",
+        ],
+        &["sum", "-a", "tree-li", "--rate", "1001", "f"],
+        &["sum", "-a", "tree-li", "--rounds", "12", "f"],
+        &["sum", "-a", "tree-li", "--prefix-hex", "zz", "f"],
+        &["sum", "-a", "sha3-256", "--height", "2", "f"],
         &["sum", "--tag", "-c", "f"],
         &["sum", "-z", "-c", "f"],
         &["sum", "--quiet", "f"],
@@ -878,6 +903,18 @@ fn list_info_help_version() {
             text.lines().any(|l| l.starts_with(&format!("{} ", a.name))),
             "list lacks {}",
             a.name
+        );
+    }
+    for extra in [
+        "tree-li ",
+        "blake256 ",
+        "groestl256 ",
+        "jh256 ",
+        "skein512-256 ",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(extra)),
+            "list lacks {extra}"
         );
     }
     let o = run_in(&dir, &args(&["info"]), b"");
