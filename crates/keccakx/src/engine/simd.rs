@@ -180,6 +180,35 @@ unsafe fn hash_lanes<V: Lanes>(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize
                     *lane = V::and(*lane, mask);
                 }
             }
+            // Fast path: every lane has whole message blocks left (long
+            // messages, tree leaves): absorb the common run of them without
+            // the per-block bookkeeping.
+            let mut run = usize::MAX;
+            for j in 0..n {
+                run = match phase[j] {
+                    Phase::Absorb { msg, pos } => run.min((inputs[msg].len() - pos) / rate),
+                    _ => 0,
+                };
+            }
+            if run > 1 {
+                for j in 0..n {
+                    if let Phase::Absorb { msg, pos } = phase[j] {
+                        ptrs[j] = inputs[msg][pos..].as_ptr();
+                        phase[j] = Phase::Absorb {
+                            msg,
+                            pos: pos + run * rate,
+                        };
+                    }
+                }
+                for _ in 0..run {
+                    V::absorb(&mut state, &ptrs[..n], words);
+                    permute(&mut state, spec.rounds);
+                    for p in ptrs[..n].iter_mut() {
+                        // Stays inside the message: `run` whole blocks remain.
+                        *p = p.wrapping_add(rate);
+                    }
+                }
+            }
             // Each lane's next block.
             let mut busy = false;
             for j in 0..n {

@@ -139,3 +139,120 @@ pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
     // SAFETY: AVX-512F checked just above.
     unsafe { permute_states_avx512(states, rounds) }
 }
+
+/// One lane in the low word of an xmm register: the single-state AVX-512
+/// permutation. All 25 lanes live in registers (32 of them with AVX-512),
+/// θ and χ are one VPTERNLOGQ per lane, ρ one VPROLQ: about 90 vector
+/// instructions per round against ~130 scalar ones.
+#[derive(Clone, Copy)]
+pub(crate) struct One(__m128i);
+
+/// Whether the single-state AVX-512 permutation runs here (AVX-512F + VL).
+#[inline]
+pub fn single_available() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(target_feature = "avx512f", target_feature = "avx512vl"))
+    }
+}
+
+// SAFETY: every method is only reached through `keccak_p1600_avx512vl`,
+// compiled with AVX-512F/VL and called after `single_available()`.
+unsafe impl Lanes for One {
+    const N: usize = 1;
+    const FAST_XOR3: bool = true;
+
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: SSE2 baseline.
+        One(unsafe { _mm_setzero_si128() })
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        // SAFETY: SSE2 baseline.
+        One(unsafe { _mm_cvtsi64_si128(x as i64) })
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 baseline.
+        One(unsafe { _mm_xor_si128(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn and(a: Self, b: Self) -> Self {
+        // SAFETY: SSE2 baseline.
+        One(unsafe { _mm_and_si128(a.0, b.0) })
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F/VL present (trait contract).
+        One(unsafe { _mm_ternarylogic_epi64::<0x96>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    unsafe fn chi(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F/VL present (trait contract).
+        One(unsafe { _mm_ternarylogic_epi64::<0xD2>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    unsafe fn rotl<const L: i32, const R: i32>(a: Self) -> Self {
+        // SAFETY: AVX-512F/VL present (trait contract).
+        One(unsafe { _mm_rol_epi64::<L>(a.0) })
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u64) -> Self {
+        // SAFETY: the caller passes 8 readable bytes.
+        One(unsafe { _mm_loadl_epi64(p as *const __m128i) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u64) {
+        // SAFETY: the caller passes 8 writable bytes.
+        unsafe { _mm_storel_epi64(p as *mut __m128i, self.0) }
+    }
+    #[inline(always)]
+    unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
+        for w in 0..words {
+            // SAFETY: ptrs[0] is readable for 8 * words bytes (trait contract).
+            unsafe {
+                let x = _mm_loadl_epi64(ptrs[0].add(8 * w) as *const __m128i);
+                state[w] = One(_mm_xor_si128(state[w].0, x));
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn keccak_p1600_avx512vl(a: &mut State, rounds: usize) {
+    // SAFETY: compiled with AVX-512F/VL, called only when present; each
+    // load/store touches one lane of `a`.
+    unsafe {
+        let mut v = [One::zero(); 25];
+        for i in 0..25 {
+            v[i] = One::load(&a[i]);
+        }
+        multi::permute(&mut v, rounds);
+        for i in 0..25 {
+            v[i].store(&mut a[i]);
+        }
+    }
+}
+
+/// Keccak-p[1600, rounds] on one state with AVX-512VL. Panics without it.
+pub(crate) fn keccak_p1600_single(a: &mut State, rounds: usize) {
+    assert!(single_available(), "AVX-512VL not available");
+    // SAFETY: checked just above.
+    unsafe { keccak_p1600_avx512vl(a, rounds) }
+}
+
+/// The same without the check, for the dispatcher that checked once.
+///
+/// # Safety
+/// The CPU must have AVX-512F and AVX-512VL.
+#[inline]
+pub(crate) unsafe fn keccak_p1600_single_unchecked(a: &mut State, rounds: usize) {
+    // SAFETY: forwarded contract.
+    unsafe { keccak_p1600_avx512vl(a, rounds) }
+}

@@ -47,10 +47,21 @@ fn round(a: &mut State, rc: u64) {
     a[0] ^= rc;
 }
 
-/// Keccak-p[1600, rounds] for 1 ≤ rounds ≤ 24 (the last `rounds` rounds).
+/// Keccak-p[1600, rounds] for 1 ≤ rounds ≤ 24 (the last `rounds` rounds),
+/// on the fastest single-state implementation of this CPU
+/// (see [`super::single`]).
 #[inline]
 pub fn keccak_p1600(a: &mut State, rounds: usize) {
-    assert!((1..=24).contains(&rounds), "Keccak-p[1600] takes 1..=24 rounds");
+    assert!(
+        (1..=24).contains(&rounds),
+        "Keccak-p[1600] takes 1..=24 rounds"
+    );
+    super::single::dispatch(a, rounds)
+}
+
+/// The portable scalar Keccak-p[1600, rounds] (callers check `rounds`).
+#[inline(always)]
+pub(crate) fn keccak_p1600_portable(a: &mut State, rounds: usize) {
     // Two rounds per iteration halves loop overhead; an odd count starts with one.
     let mut ir = 24 - rounds;
     if rounds % 2 == 1 {

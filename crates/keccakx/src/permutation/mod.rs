@@ -7,6 +7,7 @@
 pub mod fast;
 pub mod generic;
 pub mod multi;
+pub mod single;
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
@@ -26,6 +27,7 @@ pub const WIDTHS: [usize; 7] = [25, 50, 100, 200, 400, 800, 1600];
 pub use fast::{keccak_f1600, keccak_p1600};
 pub use generic::{keccak_p, ROUND_CONSTANTS};
 pub use multi::{keccak_p1600_many, keccak_p1600_with, Parallelism};
+pub use single::{keccak_p1600_using, Single};
 
 /// ℓ = log2(b/25) for a valid width.
 pub fn log2_lane(width: usize) -> Result<u32> {

@@ -248,3 +248,61 @@ pub fn keccak_p1600_with(p: Parallelism, states: &mut [State], rounds: usize) {
 pub fn keccak_p1600_many(states: &mut [State], rounds: usize) {
     keccak_p1600_with(Parallelism::detect(), states, rounds)
 }
+
+// SAFETY: plain integer operations; no instruction set needed.
+unsafe impl Lanes for u64 {
+    const N: usize = 1;
+    const FAST_XOR3: bool = false;
+
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        0
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u64) -> Self {
+        x
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        a ^ b
+    }
+    #[inline(always)]
+    unsafe fn and(a: Self, b: Self) -> Self {
+        a & b
+    }
+    #[inline(always)]
+    unsafe fn chi(a: Self, b: Self, c: Self) -> Self {
+        a ^ (!b & c)
+    }
+    #[inline(always)]
+    unsafe fn rotl<const L: i32, const R: i32>(a: Self) -> Self {
+        a.rotate_left(L as u32)
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u64) -> Self {
+        // SAFETY: the caller passes 8 readable bytes.
+        unsafe { p.read_unaligned() }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u64) {
+        // SAFETY: the caller passes 8 writable bytes.
+        unsafe { p.write_unaligned(self) }
+    }
+    #[inline(always)]
+    unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
+        for w in 0..words {
+            // SAFETY: ptrs[0] is readable for 8 * words bytes (trait contract).
+            state[w] ^=
+                u64::from_le(unsafe { (ptrs[0].add(8 * w) as *const u64).read_unaligned() });
+        }
+    }
+}
+
+/// The generic round on plain `u64` lanes: the portable scalar permutation.
+#[inline(always)]
+pub(crate) fn keccak_p1600_generic_scalar(a: &mut State, rounds: usize) {
+    let mut v = *a;
+    // SAFETY: the u64 implementation needs no instruction set.
+    unsafe { permute::<u64>(&mut v, rounds) };
+    *a = v;
+}

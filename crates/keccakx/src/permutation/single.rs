@@ -1,0 +1,130 @@
+//! Single-state Keccak-p[1600] for the sequential modes (one SHA3 stream):
+//! the implementations and the run-time choice behind [`super::keccak_p1600`].
+//!
+//! - `portable`: the unrolled scalar round of [`super::fast`], any CPU.
+//! - `bmi`: the same code compiled with BMI1/BMI2 (ANDN for χ, RORX for ρ:
+//!   no lane complementing needed, no register copies before rotates).
+//! - `avx512`: one lane per xmm register, VPTERNLOGQ for θ/χ, VPROLQ for ρ
+//!   (AVX-512F + VL); all 25 lanes stay in registers.
+
+use super::State;
+
+/// A single-state implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Single {
+    /// The core's original scalar code (fast.rs), kept for comparison.
+    Reference,
+    Portable,
+    Bmi,
+    Avx512,
+}
+
+impl Single {
+    pub const ALL: [Single; 4] = [
+        Single::Avx512,
+        Single::Bmi,
+        Single::Portable,
+        Single::Reference,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Single::Reference => "reference",
+            Single::Portable => "portable",
+            Single::Bmi => "bmi",
+            Single::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU runs it.
+    pub fn is_available(self) -> bool {
+        match self {
+            Single::Portable | Single::Reference => true,
+            #[cfg(all(target_arch = "x86_64", feature = "std"))]
+            Single::Bmi => {
+                std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Single::Avx512 => super::avx512::single_available(),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+/// Keccak-p[1600, rounds] with a chosen implementation (benchmarks, tests).
+/// Panics if `rounds` is not in 1..=24 or `s` is not available here.
+pub fn keccak_p1600_using(s: Single, a: &mut State, rounds: usize) {
+    assert!(
+        (1..=24).contains(&rounds),
+        "Keccak-p[1600] takes 1..=24 rounds"
+    );
+    assert!(s.is_available(), "{s:?} is not supported by this CPU");
+    match s {
+        Single::Reference => super::fast::keccak_p1600_portable(a, rounds),
+        Single::Portable => super::multi::keccak_p1600_generic_scalar(a, rounds),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: BMI1/BMI2 checked by is_available above.
+        Single::Bmi => unsafe { bmi::keccak_p1600_bmi(a, rounds) },
+        #[cfg(target_arch = "x86_64")]
+        Single::Avx512 => super::avx512::keccak_p1600_single(a, rounds),
+        #[allow(unreachable_patterns)]
+        _ => unreachable!("checked by is_available"),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod bmi {
+    use super::State;
+
+    #[target_feature(enable = "bmi1,bmi2")]
+    pub(super) unsafe fn keccak_p1600_bmi(a: &mut State, rounds: usize) {
+        super::super::multi::keccak_p1600_generic_scalar(a, rounds)
+    }
+}
+
+/// The implementation [`super::keccak_p1600`] uses: the first available of
+/// [`Single::ALL`] minus the reference, chosen once.
+pub fn best() -> Single {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    static BEST: AtomicU8 = AtomicU8::new(0);
+    let code = |s: Single| match s {
+        Single::Reference => 1,
+        Single::Portable => 2,
+        Single::Bmi => 3,
+        Single::Avx512 => 4,
+    };
+    match BEST.load(Ordering::Relaxed) {
+        1 => Single::Reference,
+        2 => Single::Portable,
+        3 => Single::Bmi,
+        4 => Single::Avx512,
+        _ => {
+            let s = PREFERENCE
+                .iter()
+                .copied()
+                .find(|s| s.is_available())
+                .unwrap_or(Single::Portable);
+            BEST.store(code(s), Ordering::Relaxed);
+            s
+        }
+    }
+}
+
+/// Fastest first, as measured (bench/NOTES.md).
+const PREFERENCE: [Single; 3] = [Single::Avx512, Single::Bmi, Single::Portable];
+
+/// Keccak-p[1600, rounds] on [`best`] (callers check `rounds`).
+#[inline]
+pub(crate) fn dispatch(a: &mut State, rounds: usize) {
+    match best() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `best` only returns Avx512 after `single_available()`.
+        Single::Avx512 => unsafe { super::avx512::keccak_p1600_single_unchecked(a, rounds) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `best` only returns Bmi after detecting BMI1 and BMI2.
+        Single::Bmi => unsafe { bmi::keccak_p1600_bmi(a, rounds) },
+        _ => super::multi::keccak_p1600_generic_scalar(a, rounds),
+    }
+}
