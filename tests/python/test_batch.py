@@ -174,3 +174,45 @@ def test_batch_errors():
         keccakx.hash_many([b"a"], "kmac128")
     with pytest.raises(ValueError, match="digest_size must be in"):
         keccakx.hash_many([b"a"], "shake_128", digest_size=-1)
+
+
+def test_device_array_glue_reads_cuda_array_interface(monkeypatch):
+    """The Python side of the GPU path, with the native call and the output
+    allocation replaced (no GPU here): pointer, shape, row stride and stream
+    come from __cuda_array_interface__; the output is a (rows, out_len)
+    device array of the input's library."""
+    calls = []
+
+    class FakeOut:
+        def __init__(self, shape):
+            self.shape = shape
+            self.__cuda_array_interface__ = {"shape": shape, "typestr": "|u1", "data": (0xD0000, False), "version": 3}
+
+    class FakeIn:
+        __cuda_array_interface__ = {"shape": (5, 64), "typestr": "|u1", "data": (0xA0000, True),
+                                    "strides": (128, 1), "version": 3, "stream": 7}
+
+    monkeypatch.setattr(keccakx._keccakx, "_gpu_status", lambda: (True, "fake"))
+    monkeypatch.setattr(keccakx, "_device_empty", lambda x, shape, ordinal: FakeOut(shape))
+    monkeypatch.setattr(keccakx._keccakx, "_gpu_hash_many_raw", lambda *a, **kw: calls.append((a, kw)) or 16)
+    out = keccakx.hash_many(FakeIn(), "shake_128", 16)
+    assert isinstance(out, FakeOut) and out.shape == (5, 16)
+    assert calls == [((0, "shake_128", 16, 0xA0000, 5, 128, 64, 0xD0000, 7), {})]
+    out = keccakx.hash_many(FakeIn(), "sha3_512")
+    assert out.shape == (5, 64)
+    with pytest.raises(TypeError, match="uint8"):
+        bad = FakeIn()
+        bad.__cuda_array_interface__ = dict(FakeIn.__cuda_array_interface__, typestr="<f4")
+        keccakx.hash_many(bad, "sha3_256")
+    with pytest.raises(ValueError, match="contiguous"):
+        bad = FakeIn()
+        bad.__cuda_array_interface__ = dict(FakeIn.__cuda_array_interface__, strides=(1, 5))
+        keccakx.hash_many(bad, "sha3_256")
+
+
+def test_device_array_on_unsupported_function_is_clear():
+    # Without a GPU the availability check comes first, with the reason.
+    if keccakx.backend_info()["gpu_available"]:
+        pytest.skip("a GPU is present: covered by the GPU tests")
+    with pytest.raises(RuntimeError, match="none available: .+"):
+        keccakx.hash_many(FakeCudaArray(), "kmac128", key=b"k")

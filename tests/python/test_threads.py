@@ -111,15 +111,15 @@ def test_two_threads_faster_than_one():
     # absorb a busy machine. A control (hashlib's SHA-256, which releases
     # the GIL too) tells a machine that gives this process no second CPU
     # at the moment (other processes saturating it) from a GIL problem.
-    seen = []
-    for _ in range(3):
+    seen, control_scaled = [], 0
+    for _ in range(5):
         t1, t2 = _one_vs_two(lambda: keccakx.sha3_256(data).digest())
-        seen.append(f"{t2:.3f}s vs {t1:.3f}s")
         if t2 < 0.85 * t1:
             return
-    c1, c2 = _one_vs_two(lambda: hashlib.sha256(data).digest())
-    if c2 >= 0.85 * c1:
-        pytest.skip(f"no second CPU free right now: even the control (hashlib.sha256) took "
-                    f"{c2:.3f}s on 2 threads vs {c1:.3f}s on 1")
-    pytest.fail(f"2 threads vs 1 thread (two hashes each): {', '.join(seen)} while the control "
-                f"scaled ({c2:.3f}s vs {c1:.3f}s): GIL not released?")
+        c1, c2 = _one_vs_two(lambda: hashlib.sha256(data).digest())
+        control_scaled += c2 < 0.85 * c1
+        seen.append(f"keccakx {t2:.3f}s vs {t1:.3f}s, control {c2:.3f}s vs {c1:.3f}s")
+    if control_scaled < 2:
+        pytest.skip("no second CPU free right now (the control did not scale either): " + "; ".join(seen))
+    pytest.fail("2 threads vs 1 thread (two hashes each) did not scale while the control did: "
+                + "; ".join(seen) + " -- GIL not released?")

@@ -78,15 +78,15 @@ pub fn hash_all(proto: &Core, msgs: &[&[u8]], out_len: usize, out: &mut [u8]) {
 }
 
 /// A validated batch job: the function, its parameters, the output length.
-struct Job {
-    alg: Alg,
-    req: Req,
-    core: Core,
-    out_len: usize,
+pub(crate) struct Job {
+    pub alg: Alg,
+    pub req: Req,
+    pub core: Core,
+    pub out_len: usize,
 }
 
 /// Prepare the hasher and output length for a batch call.
-fn prepare(
+pub(crate) fn prepare(
     name: &str,
     digest_size: Option<&Bound<'_, PyAny>>,
     params: Option<&Bound<'_, PyDict>>,

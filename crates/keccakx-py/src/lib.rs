@@ -16,6 +16,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
 mod alg;
 mod batch;
 mod buffer;
+mod gpu;
 
 use alg::{build, int_param, Alg, Core, Meta, Req, MAX_LEN};
 use buffer::{bytes_param, Input};
@@ -828,16 +829,6 @@ fn set_threads(n: usize) {
     keccakx::engine::set_threads(n)
 }
 
-/// Whether the CUDA backend can run here, and why not: (available, reason).
-#[pyfunction]
-fn _gpu_status() -> (bool, &'static str) {
-    (
-        false,
-        "this build of the keccakx Python module has no CUDA engine \
-         (the keccakx-gpu crate is not built into it)",
-    )
-}
-
 #[pymodule]
 fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Hash>()?;
@@ -877,7 +868,9 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_algorithm_info, m)?)?;
     m.add_function(wrap_pyfunction!(engine, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(_gpu_status, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu::_gpu_status, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu::_gpu_hash_many_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu::_batch_out_len, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_hash_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;
     m.add("GIL_RELEASE_MIN", GIL_RELEASE_MIN)?;

@@ -176,19 +176,86 @@ def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
 _DLPACK_HOST = {1, 3, 11}
 
 
-def _device_reason(x):
-    """A description when ``x`` is a device (GPU) array, else None."""
-    if hasattr(x, "__cuda_array_interface__"):
-        return f"{type(x).__module__}.{type(x).__name__} with __cuda_array_interface__"
+def _dlpack_device_kind(x):
+    """The DLPack device type of ``x`` if it is a DLPack object off the host."""
     dev = getattr(x, "__dlpack_device__", None)
-    if dev is not None:
-        try:
-            kind = int(dev()[0])
-        except Exception:  # not our business: treat as host data
-            return None
-        if kind not in _DLPACK_HOST:
-            return f"{type(x).__module__}.{type(x).__name__} on DLPack device type {kind}"
-    return None
+    if dev is None:
+        return None
+    try:
+        kind = int(dev()[0])
+    except Exception:  # not a usable DLPack object: treat as host data
+        return None
+    return None if kind in _DLPACK_HOST else kind
+
+
+def _cuda_interface(x):
+    try:
+        return x.__cuda_array_interface__
+    except Exception:  # AttributeError, or e.g. a CPU torch tensor refusing
+        return None
+
+
+def _device_ordinal(x):
+    dev = getattr(x, "device", None)
+    for attr in ("id", "index"):  # CuPy: device.id; PyTorch: device.index
+        v = getattr(dev, attr, None)
+        if isinstance(v, int):
+            return v
+    return 0
+
+
+def _device_empty(x, shape, ordinal):
+    """An uninitialised uint8 device array of ``shape``, from x's library."""
+    lib = type(x).__module__.split(".")[0]
+    if lib == "torch":
+        import torch
+
+        return torch.empty(shape, dtype=torch.uint8, device=x.device)
+    if lib == "numba":
+        from numba import cuda
+
+        return cuda.device_array(shape, dtype="uint8")
+    try:
+        import cupy
+    except ImportError:
+        raise RuntimeError(
+            f"hash_many: cannot allocate the GPU output for a {type(x).__module__}.{type(x).__name__}; "
+            "install CuPy, or pass a CuPy / PyTorch / Numba array"
+        ) from None
+    with cupy.cuda.Device(ordinal):
+        return cupy.empty(shape, dtype=cupy.uint8)
+
+
+def _hash_many_cuda(x, cai, name, digest_size, params):
+    """hash_many for a 2-D uint8 array in GPU memory: the result stays there."""
+    shape = tuple(cai["shape"])
+    if len(shape) != 2:
+        raise ValueError(f"hash_many: a device array of messages must be 2-D (one per row), got shape {shape}")
+    if not str(cai["typestr"]).endswith(("u1", "i1")):
+        raise TypeError(f"hash_many: device array dtype must be uint8, not {cai['typestr']}")
+    rows, cols = shape
+    strides = cai.get("strides")
+    row_stride = cols if strides is None else int(strides[0])
+    if strides is not None and cols > 1 and int(strides[1]) != 1:
+        raise ValueError("hash_many: each row of the device array must be contiguous (stride 1 along a row)")
+    ordinal = _device_ordinal(x)
+    out_len = _keccakx._batch_out_len(name, digest_size, **params)
+    out = _device_empty(x, (rows, out_len), ordinal)
+    out_ptr = int(_cuda_interface(out)["data"][0])
+    stream = cai.get("stream")
+    _keccakx._gpu_hash_many_raw(
+        ordinal, name, digest_size, int(cai["data"][0]), rows, row_stride, cols, out_ptr,
+        None if stream is None else int(stream), **params,
+    )
+    return out
+
+
+def _gpu_unavailable(what):
+    ok, reason = _keccakx._gpu_status()
+    return RuntimeError(
+        f"GPU arrays need the CUDA backend; none available: {reason} "
+        f"(got {what}; copy it to the host yourself, e.g. with .get() or .cpu(), to hash it on the CPU)"
+    )
 
 
 def _numpy():
@@ -210,18 +277,31 @@ def hash_many(messages, name, digest_size=None, **params):
     bytes to squeeze). For TupleHash each message is a one-element tuple.
 
     Runs with the GIL released on all cores (limit with ``set_threads(n)``).
-    Device arrays (CuPy, PyTorch CUDA, ``__cuda_array_interface__``, DLPack
-    on a GPU) need the CUDA backend; without it they raise RuntimeError —
-    they are never copied to the host behind your back.
+
+    A 2-D uint8 array in GPU memory (CuPy, a PyTorch CUDA tensor, anything
+    with ``__cuda_array_interface__``, or DLPack on a CUDA device read via
+    CuPy) is hashed on that GPU without a copy to the host, for the plain
+    sponges (SHA3, SHAKE, Keccak, TurboSHAKE, raw Keccak on width 1600); the
+    result is a device array of the same library. Without the CUDA backend
+    (see ``backend_info()``) that raises RuntimeError: device data is never
+    copied to the host behind your back.
     """
-    why = _device_reason(messages)
-    if why is not None:
-        ok, reason = _keccakx._gpu_status()
-        raise RuntimeError(
-            f"GPU arrays need the CUDA backend; none available: {reason} "
-            f"(got {why}; copy it to the host yourself, e.g. with .get() or .cpu(), "
-            "to hash it on the CPU)"
-        )
+    cai = _cuda_interface(messages)
+    kind = _dlpack_device_kind(messages)
+    if cai is not None or kind is not None:
+        what = f"{type(messages).__module__}.{type(messages).__name__} in GPU memory"
+        if not _keccakx._gpu_status()[0]:
+            raise _gpu_unavailable(what)
+        if cai is None:  # DLPack only: read it through CuPy
+            try:
+                import cupy
+            except ImportError:
+                raise RuntimeError(
+                    f"hash_many: {what} has no __cuda_array_interface__; install CuPy to read it through DLPack"
+                ) from None
+            messages = cupy.from_dlpack(messages)
+            cai = messages.__cuda_array_interface__
+        return _hash_many_cuda(messages, cai, name, digest_size, params)
     np = _numpy()
     arr = None
     if isinstance(messages, np.ndarray):

@@ -1,0 +1,214 @@
+//! The CUDA backend (crate `keccakx-gpu`): availability, and batch hashing
+//! of messages that already live in GPU memory (CuPy, PyTorch, Numba: the
+//! pure-Python layer reads `__cuda_array_interface__` and allocates the
+//! output array with the same library). Without the `gpu` feature, or
+//! without a driver or a device, every entry point says why.
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Whether the CUDA backend can run here: (available, description or reason).
+#[pyfunction]
+pub fn _gpu_status() -> (bool, String) {
+    imp::status()
+}
+
+/// `_gpu_hash_many_raw(ordinal, name, digest_size, data_ptr, count, stride,
+/// msg_len, out_ptr, stream, **params)`: hash `count` messages of `msg_len`
+/// bytes at device address `data_ptr + i * stride` into `out_ptr + i *
+/// out_len` (device memory), on device `ordinal`. Returns out_len.
+#[pyfunction]
+#[pyo3(signature = (ordinal, name, digest_size, data_ptr, count, stride, msg_len, out_ptr, stream=None, **params))]
+#[allow(clippy::too_many_arguments)]
+pub fn _gpu_hash_many_raw(
+    py: Python<'_>,
+    ordinal: usize,
+    name: &str,
+    digest_size: Option<&Bound<'_, PyAny>>,
+    data_ptr: u64,
+    count: u64,
+    stride: u64,
+    msg_len: u64,
+    out_ptr: u64,
+    stream: Option<u64>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<usize> {
+    imp::hash_many_raw(
+        py,
+        ordinal,
+        name,
+        digest_size,
+        (data_ptr, count, stride, msg_len),
+        out_ptr,
+        stream,
+        params,
+    )
+}
+
+/// The output length `hash_many` would produce for `name` and `params`
+/// (to size a device output array before hashing).
+#[pyfunction]
+#[pyo3(signature = (name, digest_size=None, **params))]
+pub fn _batch_out_len(
+    name: &str,
+    digest_size: Option<&Bound<'_, PyAny>>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<usize> {
+    Ok(crate::batch::prepare(name, digest_size, params)?.out_len)
+}
+
+#[cfg(feature = "gpu")]
+mod imp {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+
+    use keccakx_gpu::cudarc::driver::sys;
+    use keccakx_gpu::{GpuError, GpuHasher, RawLayout};
+    use pyo3::exceptions::{PyTypeError, PyValueError};
+
+    use super::*;
+    use crate::alg::{registry_params, Alg};
+
+    fn describe() -> Result<String, GpuError> {
+        let devs = keccakx_gpu::devices()?;
+        let parts: Vec<String> = devs
+            .iter()
+            .map(|d| {
+                format!(
+                    "cuda:{} {} (compute {}.{}, {} MiB)",
+                    d.ordinal,
+                    d.name,
+                    d.compute_capability.0,
+                    d.compute_capability.1,
+                    d.memory_bytes >> 20
+                )
+            })
+            .collect();
+        Ok(parts.join(", "))
+    }
+
+    pub fn status() -> (bool, String) {
+        // Probing loads the driver once; the answer does not change while
+        // the process runs.
+        static STATUS: OnceLock<(bool, String)> = OnceLock::new();
+        STATUS
+            .get_or_init(|| match describe() {
+                Ok(d) => (true, d),
+                Err(e) => (false, e.to_string()),
+            })
+            .clone()
+    }
+
+    fn hasher(ordinal: usize) -> Result<Arc<GpuHasher>, GpuError> {
+        static HASHERS: OnceLock<Mutex<HashMap<usize, Arc<GpuHasher>>>> = OnceLock::new();
+        let map = HASHERS.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut m = map.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(h) = m.get(&ordinal) {
+            return Ok(h.clone());
+        }
+        let h = Arc::new(GpuHasher::new(ordinal)?);
+        m.insert(ordinal, h.clone());
+        Ok(h)
+    }
+
+    fn gpu_err(e: GpuError) -> PyErr {
+        PyRuntimeError::new_err(format!("keccakx GPU backend: {e}"))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_many_raw(
+        py: Python<'_>,
+        ordinal: usize,
+        name: &str,
+        digest_size: Option<&Bound<'_, PyAny>>,
+        (data_ptr, count, stride, msg_len): (u64, u64, u64, u64),
+        out_ptr: u64,
+        stream: Option<u64>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<usize> {
+        let (ok, why) = status();
+        if !ok {
+            return Err(PyRuntimeError::new_err(format!(
+                "GPU arrays need the CUDA backend; none available: {why}"
+            )));
+        }
+        let job = crate::batch::prepare(name, digest_size, params)?;
+        let out_len = job.out_len;
+        let info = match job.alg {
+            Alg::Reg(info) => info,
+            Alg::TreeLi => {
+                return Err(PyTypeError::new_err(
+                    "hash_many on GPU arrays: tree_li is not a plain sponge; \
+                     copy the data to the host for it",
+                ))
+            }
+        };
+        let mut p = registry_params(job.alg, &job.req, out_len);
+        if info.variable_len {
+            p.length = Some(out_len);
+        }
+        let Some((spec, _)) = keccakx_gpu::lane_spec_for(info.name, &p) else {
+            return Err(PyTypeError::new_err(format!(
+                "hash_many on GPU arrays supports the plain sponges (sha3_*, shake_*, keccak_*, \
+                 turboshake*, cshake* without name/custom, raw keccak of width 1600 with a byte \
+                 rate), not {}: copy the data to the host for it",
+                job.alg.py_name()
+            )));
+        };
+        if count == 0 || out_len == 0 {
+            return Ok(out_len);
+        }
+        let data_len = (count - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(msg_len))
+            .ok_or_else(|| PyValueError::new_err("device array layout overflows"))?;
+        let h = py.detach(|| hasher(ordinal)).map_err(gpu_err)?;
+        let layout = RawLayout::Uniform {
+            count,
+            stride,
+            len: msg_len,
+        };
+        py.detach(|| {
+            let stream = stream.map(|s| s as usize as sys::CUstream);
+            // SAFETY: the Python layer took `data_ptr`, the shape and the
+            // strides from the input's __cuda_array_interface__ (the object
+            // is alive for the whole call: the caller holds it), so
+            // `data_len` bytes from `data_ptr` are readable device memory;
+            // `out_ptr` comes from an output array of count * out_len bytes
+            // it just allocated on the same device; `stream` is the input's
+            // own stream (CuPy and PyTorch use the primary context).
+            unsafe { h.hash_many_raw(&spec, data_ptr, data_len, layout, out_ptr, out_len, stream) }
+        })
+        .map_err(gpu_err)?;
+        Ok(out_len)
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+mod imp {
+    use super::*;
+
+    const WHY: &str = "this build of the keccakx Python module has no CUDA engine \
+                       (built without the `gpu` feature)";
+
+    pub fn status() -> (bool, String) {
+        (false, WHY.to_string())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_many_raw(
+        _py: Python<'_>,
+        _ordinal: usize,
+        _name: &str,
+        _digest_size: Option<&Bound<'_, PyAny>>,
+        _msgs: (u64, u64, u64, u64),
+        _out_ptr: u64,
+        _stream: Option<u64>,
+        _params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<usize> {
+        Err(PyRuntimeError::new_err(format!(
+            "GPU arrays need the CUDA backend; none available: {WHY}"
+        )))
+    }
+}
