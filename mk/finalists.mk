@@ -3,10 +3,10 @@
 
 FINALISTS_PY ?= $(PYTHON)
 
+# The finalists' tests run in test-rust (cargo test --workspace); this target
+# runs them alone.
 test-finalists: deps-rust
 	$(CARGO) test --release -p finalists
-
-TEST_TARGETS += test-finalists
 
 # Re-measures the 2012 two-core study's tables on this CPU: bench/results/finalists-<date>.json
 # and .png; docs/reproduction-finalists-2012.md explains them. Needs nm (binutils) and matplotlib.
