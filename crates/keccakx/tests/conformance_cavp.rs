@@ -54,7 +54,10 @@ fn shake(sec: usize, m: &[u8], nbits: usize, out_len: usize, split: usize) -> Ve
 
 /// ShortMsg / LongMsg for SHA3-`bits`: Len (bits), Msg, MD.
 fn sha3_msg_file(file: &str, bits: usize, expect: usize) {
-    let recs: Vec<Record> = load_records(file).into_iter().filter(|r| r.has("Len")).collect();
+    let recs: Vec<Record> = load_records(file)
+        .into_iter()
+        .filter(|r| r.has("Len"))
+        .collect();
     assert_eq!(recs.len(), expect, "{file}: vector count");
     for (k, rec) in recs.iter().enumerate() {
         assert_eq!(rec.header_usize("L"), bits, "{}", rec.at());
@@ -77,7 +80,10 @@ fn sha3_msg_file(file: &str, bits: usize, expect: usize) {
 
 /// ShortMsg / LongMsg for SHAKE`sec`: [Outputlen = n], Len, Msg, Output.
 fn shake_msg_file(file: &str, sec: usize, expect: usize) {
-    let recs: Vec<Record> = load_records(file).into_iter().filter(|r| r.has("Len")).collect();
+    let recs: Vec<Record> = load_records(file)
+        .into_iter()
+        .filter(|r| r.has("Len"))
+        .collect();
     assert_eq!(recs.len(), expect, "{file}: vector count");
     for (k, rec) in recs.iter().enumerate() {
         let out_bits = rec.header_usize("Outputlen");
@@ -228,13 +234,21 @@ fn shake256_monte_carlo() {
 /// SHAKE VariableOut: a fixed-length message, outputs of many lengths
 /// (all whole bytes in the byte-oriented files); each is also read in two pieces.
 fn shake_variable_out(file: &str, sec: usize, expect: usize) {
-    let recs: Vec<Record> = load_records(file).into_iter().filter(|r| r.has("COUNT")).collect();
+    let recs: Vec<Record> = load_records(file)
+        .into_iter()
+        .filter(|r| r.has("COUNT"))
+        .collect();
     assert_eq!(recs.len(), expect, "{file}: vector count");
     for rec in &recs {
         let out_bits = rec.usize("Outputlen");
         assert_eq!(out_bits % 8, 0, "{}: byte-oriented output", rec.at());
         let m = rec.hex("Msg");
-        assert_eq!(m.len() * 8, rec.header_usize("Input Length"), "{}", rec.at());
+        assert_eq!(
+            m.len() * 8,
+            rec.header_usize("Input Length"),
+            "{}",
+            rec.at()
+        );
         let want = rec.hex("Output");
         assert_eq!(want.len() * 8, out_bits, "{}", rec.at());
         let what = format!("{} SHAKE{sec} Outputlen={out_bits}", rec.at());

@@ -36,7 +36,10 @@ fn random_state(rng: &mut common::prng::Rng, width: usize) -> State {
 }
 
 fn fmt_state(s: &State) -> String {
-    s.iter().map(|l| format!("{l:x}")).collect::<Vec<_>>().join(" ")
+    s.iter()
+        .map(|l| format!("{l:x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 // ---------------------------------------------------------------------------
@@ -54,7 +57,11 @@ const FIPS202_RHO: [u32; 25] = [
 #[test]
 fn round_constants_are_the_lfsr_values() {
     for (ir, &rc) in ROUND_CONSTANTS.iter().enumerate() {
-        assert_eq!(rc, refmodel::round_constant(ir, 6), "ROUND_CONSTANTS[{ir}] vs FIPS 202 Algorithm 6 (rc LFSR)");
+        assert_eq!(
+            rc,
+            refmodel::round_constant(ir, 6),
+            "ROUND_CONSTANTS[{ir}] vs FIPS 202 Algorithm 6 (rc LFSR)"
+        );
     }
     // The LFSR has period 255 in t (Algorithm 5 reduces t mod 255).
     for t in 0..255 {
@@ -62,14 +69,26 @@ fn round_constants_are_the_lfsr_values() {
     }
     // The crate's own rc(t), if it differs from the LFSR, would show here.
     for t in 0..600 {
-        assert_eq!(keccakx::permutation::generic::rc(t) as u8, refmodel::rc_bit(t), "generic::rc({t})");
+        assert_eq!(
+            keccakx::permutation::generic::rc(t) as u8,
+            refmodel::rc_bit(t),
+            "generic::rc({t})"
+        );
     }
 }
 
 #[test]
 fn rho_offsets_match_fips202_table() {
-    assert_eq!(refmodel::rho_offsets(), FIPS202_RHO, "the tests' model vs FIPS 202 Table 2");
-    assert_eq!(keccakx::permutation::generic::rho_offsets(), FIPS202_RHO, "keccakx generic::rho_offsets vs FIPS 202 Table 2");
+    assert_eq!(
+        refmodel::rho_offsets(),
+        FIPS202_RHO,
+        "the tests' model vs FIPS 202 Table 2"
+    );
+    assert_eq!(
+        keccakx::permutation::generic::rho_offsets(),
+        FIPS202_RHO,
+        "keccakx generic::rho_offsets vs FIPS 202 Table 2"
+    );
 }
 
 #[test]
@@ -77,14 +96,27 @@ fn widths_and_round_counts() {
     assert_eq!(WIDTHS, [25, 50, 100, 200, 400, 800, 1600]);
     for (l, &b) in WIDTHS.iter().enumerate() {
         assert_eq!(nr(b), 12 + 2 * l, "max_rounds({b})");
-        assert!(permutation::check_params(b, 0).is_err(), "0 rounds must be rejected for b={b}");
-        assert!(permutation::check_params(b, nr(b) + 1).is_err(), "{} rounds must be rejected for b={b}", nr(b) + 1);
+        assert!(
+            permutation::check_params(b, 0).is_err(),
+            "0 rounds must be rejected for b={b}"
+        );
+        assert!(
+            permutation::check_params(b, nr(b) + 1).is_err(),
+            "{} rounds must be rejected for b={b}",
+            nr(b) + 1
+        );
         assert!(permutation::check_params(b, 1).is_ok());
         assert!(permutation::check_params(b, nr(b)).is_ok());
     }
     for bad in [0usize, 24, 26, 64, 1599, 3200] {
-        assert!(permutation::max_rounds(bad).is_err(), "width {bad} must be rejected");
-        assert!(permutation::check_params(bad, 1).is_err(), "width {bad} must be rejected");
+        assert!(
+            permutation::max_rounds(bad).is_err(),
+            "width {bad} must be rejected"
+        );
+        assert!(
+            permutation::check_params(bad, 1).is_err(),
+            "width {bad} must be rejected"
+        );
     }
 }
 
@@ -143,7 +175,11 @@ fn high_lane_bits_stay_zero() {
         for _ in 0..20 {
             let mut s = random_state(&mut rng, b);
             keccak_p(&mut s, b, rng.range(1, nr(b)));
-            assert!(s.iter().all(|&l| l & !lane_mask(b) == 0), "b={b}: {}", fmt_state(&s));
+            assert!(
+                s.iter().all(|&l| l & !lane_mask(b) == 0),
+                "b={b}: {}",
+                fmt_state(&s)
+            );
         }
     }
 }
@@ -169,11 +205,17 @@ fn keccak_p25_injective(rounds: usize, count: usize) {
             img |= (l as usize) << j;
         }
         let (w, bit) = (img / 64, img % 64);
-        assert!(seen[w] >> bit & 1 == 0, "Keccak-p[25, {rounds}]: two inputs map to {img:#x} (one is {v:#x})");
+        assert!(
+            seen[w] >> bit & 1 == 0,
+            "Keccak-p[25, {rounds}]: two inputs map to {img:#x} (one is {v:#x})"
+        );
         seen[w] |= 1 << bit;
     }
     if count == 1 << 25 {
-        assert!(seen.iter().all(|&w| w == u64::MAX), "Keccak-p[25, {rounds}] is not onto");
+        assert!(
+            seen.iter().all(|&w| w == u64::MAX),
+            "Keccak-p[25, {rounds}] is not onto"
+        );
     }
 }
 
@@ -197,7 +239,8 @@ fn keccak_p25_is_a_bijection_exhaustive() {
 
 #[test]
 fn golden_permutation_matches_reference_model_all_widths_and_rounds() {
-    let (_g, mut rng) = SeedGuard::new("golden_permutation_matches_reference_model_all_widths_and_rounds");
+    let (_g, mut rng) =
+        SeedGuard::new("golden_permutation_matches_reference_model_all_widths_and_rounds");
     for &b in &WIDTHS {
         for rounds in 1..=nr(b) {
             for _ in 0..3 {
@@ -233,13 +276,22 @@ fn random_params(rng: &mut common::prng::Rng, widths: &[usize]) -> SpongeParams 
     let rate = rng.range(1, b - 1);
     let rounds = rng.range(1, nr(b));
     let len = rng.range(0, 7) as u8;
-    let suffix = Suffix { bits: (rng.next_u64() as u8) & ((1u16 << len) - 1) as u8, len };
+    let suffix = Suffix {
+        bits: (rng.next_u64() as u8) & ((1u16 << len) - 1) as u8,
+        len,
+    };
     SpongeParams::new(b, rate, rounds, suffix)
         .unwrap_or_else(|e| panic!("SpongeParams::new({b}, {rate}, {rounds}, {suffix:?}): {e}"))
 }
 
 fn describe(p: &SpongeParams) -> String {
-    format!("b={} r={} nr={} suffix={:?}", p.width(), p.rate_bits(), p.rounds(), p.suffix())
+    format!(
+        "b={} r={} nr={} suffix={:?}",
+        p.width(),
+        p.rate_bits(),
+        p.rounds(),
+        p.suffix()
+    )
 }
 
 /// golden_sponge against the reference SPONGE on small widths and odd
@@ -247,14 +299,29 @@ fn describe(p: &SpongeParams) -> String {
 /// and output.
 #[test]
 fn golden_sponge_matches_reference_model_small_widths_odd_rates() {
-    let (_g, mut rng) = SeedGuard::new("golden_sponge_matches_reference_model_small_widths_odd_rates");
+    let (_g, mut rng) =
+        SeedGuard::new("golden_sponge_matches_reference_model_small_widths_odd_rates");
     for _ in 0..300 {
         let p = random_params(&mut rng, &[25, 50, 100, 200]);
         let (m, n) = random_msg(&mut rng, 3 * p.rate_bits() + 20);
         let out_bits = rng.range(0, 2 * p.rate_bits() + 40);
         let got = golden_sponge(&p, &m, n, out_bits);
-        let want = refmodel::sponge(p.width(), p.rate_bits(), p.rounds(), &suffix_bits(p.suffix()), &m, n, out_bits);
-        assert_eq!(got, want, "{} msg {n} bits {} out {out_bits} bits", describe(&p), to_hex(&m));
+        let want = refmodel::sponge(
+            p.width(),
+            p.rate_bits(),
+            p.rounds(),
+            &suffix_bits(p.suffix()),
+            &m,
+            n,
+            out_bits,
+        );
+        assert_eq!(
+            got,
+            want,
+            "{} msg {n} bits {} out {out_bits} bits",
+            describe(&p),
+            to_hex(&m)
+        );
     }
     // A few on the large widths (the reference model is slow there).
     for _ in 0..12 {
@@ -262,26 +329,78 @@ fn golden_sponge_matches_reference_model_small_widths_odd_rates() {
         let (m, n) = random_msg(&mut rng, p.rate_bits() + 70);
         let out_bits = rng.range(0, p.rate_bits() + 70);
         let got = golden_sponge(&p, &m, n, out_bits);
-        let want = refmodel::sponge(p.width(), p.rate_bits(), p.rounds(), &suffix_bits(p.suffix()), &m, n, out_bits);
-        assert_eq!(got, want, "{} msg {n} bits out {out_bits} bits", describe(&p));
+        let want = refmodel::sponge(
+            p.width(),
+            p.rate_bits(),
+            p.rounds(),
+            &suffix_bits(p.suffix()),
+            &m,
+            n,
+            out_bits,
+        );
+        assert_eq!(
+            got,
+            want,
+            "{} msg {n} bits out {out_bits} bits",
+            describe(&p)
+        );
     }
 }
 
 #[test]
 fn sponge_params_reject_bad_input() {
-    assert!(SpongeParams::new(1600, 0, 24, Suffix::NONE).is_err(), "rate 0");
-    assert!(SpongeParams::new(1600, 1600, 24, Suffix::NONE).is_err(), "rate = width (no capacity)");
-    assert!(SpongeParams::new(25, 25, 12, Suffix::NONE).is_err(), "rate = width");
-    assert!(SpongeParams::new(1600, 1088, 0, Suffix::NONE).is_err(), "0 rounds");
-    assert!(SpongeParams::new(1600, 1088, 25, Suffix::NONE).is_err(), "25 rounds");
-    assert!(SpongeParams::new(100, 50, 17, Suffix::NONE).is_err(), "17 rounds for b=100");
-    assert!(SpongeParams::new(123, 50, 12, Suffix::NONE).is_err(), "width 123");
-    assert!(SpongeParams::new(1600, 1088, 24, Suffix { bits: 0b100, len: 2 }).is_err(), "suffix bits beyond its length");
+    assert!(
+        SpongeParams::new(1600, 0, 24, Suffix::NONE).is_err(),
+        "rate 0"
+    );
+    assert!(
+        SpongeParams::new(1600, 1600, 24, Suffix::NONE).is_err(),
+        "rate = width (no capacity)"
+    );
+    assert!(
+        SpongeParams::new(25, 25, 12, Suffix::NONE).is_err(),
+        "rate = width"
+    );
+    assert!(
+        SpongeParams::new(1600, 1088, 0, Suffix::NONE).is_err(),
+        "0 rounds"
+    );
+    assert!(
+        SpongeParams::new(1600, 1088, 25, Suffix::NONE).is_err(),
+        "25 rounds"
+    );
+    assert!(
+        SpongeParams::new(100, 50, 17, Suffix::NONE).is_err(),
+        "17 rounds for b=100"
+    );
+    assert!(
+        SpongeParams::new(123, 50, 12, Suffix::NONE).is_err(),
+        "width 123"
+    );
+    assert!(
+        SpongeParams::new(
+            1600,
+            1088,
+            24,
+            Suffix {
+                bits: 0b100,
+                len: 2
+            }
+        )
+        .is_err(),
+        "suffix bits beyond its length"
+    );
     assert!(SpongeParams::keccak(1088, 512).is_ok());
-    assert!(SpongeParams::keccak(1088, 511).is_err(), "r + c must be a width");
+    assert!(
+        SpongeParams::keccak(1088, 511).is_err(),
+        "r + c must be a width"
+    );
     assert!(Suffix::from_delimited(0).is_err());
     let mut s = Sponge::new(SpongeParams::keccak(1088, 512).unwrap());
-    assert!(s.update_bits(&[0u8; 2], 17).is_err(), "17 bits from 2 bytes");
+    assert!(
+        s.update_bits(&[0u8; 2], 17).is_err(),
+        "17 bits from 2 bytes"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -296,7 +415,12 @@ fn fast_keccak_p1600_matches_golden_every_round_count() {
             let (mut a, mut b) = (s0, s0);
             keccak_p1600(&mut a, rounds);
             keccak_p(&mut b, 1600, rounds);
-            assert_eq!(a, b, "keccak_p1600({rounds}) vs golden on {}", fmt_state(&s0));
+            assert_eq!(
+                a,
+                b,
+                "keccak_p1600({rounds}) vs golden on {}",
+                fmt_state(&s0)
+            );
         }
     }
     let mut a = [7u64; 25];
@@ -309,7 +433,13 @@ fn fast_keccak_p1600_matches_golden_every_round_count() {
 /// Feeds the first `n` bits of `m` into a public `Sponge` in random pieces:
 /// whole-byte `update`s and bit-length `update_bits` pieces (which may leave
 /// the stream unaligned), then reads `out_bytes` in random pieces.
-fn sponge_in_pieces(rng: &mut common::prng::Rng, p: SpongeParams, m: &[u8], n: usize, out_bytes: usize) -> Vec<u8> {
+fn sponge_in_pieces(
+    rng: &mut common::prng::Rng,
+    p: SpongeParams,
+    m: &[u8],
+    n: usize,
+    out_bytes: usize,
+) -> Vec<u8> {
     let mut s = Sponge::new(p);
     let mut pos = 0usize; // bits consumed
     let mut bits_tail = Vec::new();
@@ -370,13 +500,21 @@ fn fast_byte_sponge_matches_golden_every_byte_rate() {
         let p = SpongeParams::new(1600, rate * 8, rounds, suffix).expect("valid");
         for len in [0, rate - 1, rate, rate + 1, 2 * rate + rng.below(rate)] {
             let m = rng.bytes(len + 1);
-            let bits = if rng.below(3) == 0 { len * 8 + rng.below(8) } else { len * 8 };
+            let bits = if rng.below(3) == 0 {
+                len * 8 + rng.below(8)
+            } else {
+                len * 8
+            };
             let mut s = Sponge::new(p);
             s.update_bits(&m, bits).expect("update_bits");
             let out_len = rng.range(1, 2 * rate + 3);
             let mut got = vec![0u8; out_len];
             s.finalize_into(&mut got);
-            check(&got, &golden_sponge(&p, &m, bits, out_len * 8), &format!("{} msg {bits} bits", describe(&p)));
+            check(
+                &got,
+                &golden_sponge(&p, &m, bits, out_len * 8),
+                &format!("{} msg {bits} bits", describe(&p)),
+            );
         }
     }
 }
@@ -385,16 +523,27 @@ fn fast_byte_sponge_matches_golden_every_byte_rate() {
 #[test]
 fn engines_match_golden() {
     let (_g, mut rng) = SeedGuard::new("engines_match_golden");
-    let specs = [(136usize, 24usize, 0x06u8), (168, 24, 0x1F), (136, 24, 0x01), (168, 12, 0x07), (72, 24, 0x06), (1, 3, 0x0B), (199, 24, 0x80)];
+    let specs = [
+        (136usize, 24usize, 0x06u8),
+        (168, 24, 0x1F),
+        (136, 24, 0x01),
+        (168, 12, 0x07),
+        (72, 24, 0x06),
+        (1, 3, 0x0B),
+        (199, 24, 0x80),
+    ];
     for e in engine::available() {
         for &(rate, rounds, d) in &specs {
             let spec = LaneSpec::new(rate, rounds, d).expect("valid lane spec");
-            let p = SpongeParams::new(1600, rate * 8, rounds, Suffix::from_delimited(d).unwrap()).unwrap();
+            let p = SpongeParams::new(1600, rate * 8, rounds, Suffix::from_delimited(d).unwrap())
+                .unwrap();
             for count in [1usize, 2, 3, 4, 5, 8, 9, 17] {
-                let msgs: Vec<Vec<u8>> = (0..count).map(|_| {
-                    let l = rng.below(3 * rate + 2);
-                    rng.bytes(l)
-                }).collect();
+                let msgs: Vec<Vec<u8>> = (0..count)
+                    .map(|_| {
+                        let l = rng.below(3 * rate + 2);
+                        rng.bytes(l)
+                    })
+                    .collect();
                 let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
                 let out_len = rng.range(1, 2 * rate + 1);
                 let mut out = vec![0u8; count * out_len];

@@ -44,30 +44,55 @@ fn mask(width: usize) -> u64 {
 }
 
 fn fmt_state(s: &State) -> String {
-    s.iter().map(|l| format!("{l:x}")).collect::<Vec<_>>().join(" ")
+    s.iter()
+        .map(|l| format!("{l:x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[track_caller]
 fn check_state(got: &State, want: &State, what: &str) {
     if got != want {
-        panic!("MISMATCH {what}\n  got:  {}\n  want: {}", fmt_state(got), fmt_state(want));
+        panic!(
+            "MISMATCH {what}\n  got:  {}\n  want: {}",
+            fmt_state(got),
+            fmt_state(want)
+        );
     }
 }
 
 fn round_constants(width: usize) {
     let iv = load(width);
     let n = nr(width);
-    assert_eq!(iv.round_constants.len(), n, "b={width}: {n} round constants in the file");
+    assert_eq!(
+        iv.round_constants.len(),
+        n,
+        "b={width}: {n} round constants in the file"
+    );
     assert_eq!(permutation::max_rounds(width).expect("valid width"), n);
     let l = (width / 25).trailing_zeros();
     for (i, &rc) in iv.round_constants.iter().enumerate() {
-        assert_eq!(ROUND_CONSTANTS[i] & mask(width), rc, "b={width}: ROUND_CONSTANTS[{i}] (low w bits) vs the file");
-        assert_eq!(refmodel::round_constant(i, l), rc, "b={width}: FIPS 202 Algorithm 6 RC[{i}] vs the file");
+        assert_eq!(
+            ROUND_CONSTANTS[i] & mask(width),
+            rc,
+            "b={width}: ROUND_CONSTANTS[{i}] (low w bits) vs the file"
+        );
+        assert_eq!(
+            refmodel::round_constant(i, l),
+            rc,
+            "b={width}: FIPS 202 Algorithm 6 RC[{i}] vs the file"
+        );
     }
     let w = (width / 25) as u32;
     let ref_off = refmodel::rho_offsets();
     for i in 0..25 {
-        assert_eq!(ref_off[i] % w, iv.rho_offsets[i], "b={width}: rho offset of lane {i} (x={}, y={})", i % 5, i / 5);
+        assert_eq!(
+            ref_off[i] % w,
+            iv.rho_offsets[i],
+            "b={width}: rho offset of lane {i} (x={}, y={})",
+            i % 5,
+            i / 5
+        );
     }
 }
 
@@ -77,16 +102,28 @@ fn examples(width: usize) {
     for ex in &iv.examples {
         let what = format!("Keccak-f[{width}] example '{}'", ex.title);
         // The byte and lane forms of the input agree (parser and layout check).
-        check_state(&bytes_to_state(&ex.input_bytes, width), &ex.input, &format!("{what}: input bytes vs lanes"));
+        check_state(
+            &bytes_to_state(&ex.input_bytes, width),
+            &ex.input,
+            &format!("{what}: input bytes vs lanes"),
+        );
         assert_eq!(ex.rounds.len(), n, "{what}: {n} rounds");
         let out = bytes_to_state(&ex.output_bytes, width);
-        check_state(&ex.rounds[n - 1].iota, &out, &format!("{what}: last round vs output"));
+        check_state(
+            &ex.rounds[n - 1].iota,
+            &out,
+            &format!("{what}: last round vs output"),
+        );
 
         // The whole permutation.
         let mut s = ex.input;
         keccak_p(&mut s, width, n);
         check_state(&s, &out, &format!("{what}: keccak_p({width}, {n})"));
-        check(&state_to_bytes(&s, width), &ex.output_bytes, &format!("{what}: output bytes"));
+        check(
+            &state_to_bytes(&s, width),
+            &ex.output_bytes,
+            &format!("{what}: output bytes"),
+        );
         if width == 1600 {
             let mut s = ex.input;
             keccak_p1600(&mut s, 24);
@@ -98,14 +135,32 @@ fn examples(width: usize) {
 
         // Every after-round state through the last k rounds.
         for k in 1..=n {
-            let start = if k == n { ex.input } else { ex.rounds[n - k - 1].iota };
+            let start = if k == n {
+                ex.input
+            } else {
+                ex.rounds[n - k - 1].iota
+            };
             let mut s = start;
             keccak_p(&mut s, width, k);
-            check_state(&s, &out, &format!("{what}: keccak_p({width}, {k}) from the state after round {} (-1 = input)", n as isize - k as isize - 1));
+            check_state(
+                &s,
+                &out,
+                &format!(
+                    "{what}: keccak_p({width}, {k}) from the state after round {} (-1 = input)",
+                    n as isize - k as isize - 1
+                ),
+            );
             if width == 1600 {
                 let mut s = start;
                 keccak_p1600(&mut s, k);
-                check_state(&s, &out, &format!("{what}: keccak_p1600({k}) from the state after round {}", n - k - 1));
+                check_state(
+                    &s,
+                    &out,
+                    &format!(
+                        "{what}: keccak_p1600({k}) from the state after round {}",
+                        n - k - 1
+                    ),
+                );
             }
         }
         // The last round alone maps the state after round n-2 to the state after round n-1.
@@ -128,12 +183,23 @@ fn steps_vs_reference_model(width: usize) {
                 (Step::Iota, &rt.iota),
             ] {
                 s = refmodel::step(&s, width, st, ir);
-                check_state(&s, want, &format!("reference model b={width} '{}' round {ir} after {st:?}", ex.title));
+                check_state(
+                    &s,
+                    want,
+                    &format!(
+                        "reference model b={width} '{}' round {ir} after {st:?}",
+                        ex.title
+                    ),
+                );
             }
         }
         let mut s = ex.input;
         s = refmodel::keccak_p(&s, width, nr(width));
-        check(&state_to_bytes(&s, width), &ex.output_bytes, &format!("reference model b={width} '{}'", ex.title));
+        check(
+            &state_to_bytes(&s, width),
+            &ex.output_bytes,
+            &format!("reference model b={width} '{}'", ex.title),
+        );
     }
 }
 

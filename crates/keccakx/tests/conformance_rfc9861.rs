@@ -40,13 +40,15 @@ fn reader(rec: &Record, sizes: &[usize]) -> XofReader {
     match rec.req("Function") {
         "TurboSHAKE128" => {
             let d = common::hex(rec.req("D"))[0];
-            let mut h = TurboShake128::new(d).unwrap_or_else(|e| panic!("{}: domain {d:#04x}: {e}", rec.at()));
+            let mut h = TurboShake128::new(d)
+                .unwrap_or_else(|e| panic!("{}: domain {d:#04x}: {e}", rec.at()));
             feed(&m, sizes, |p| h.update(p));
             h.finalize_xof()
         }
         "TurboSHAKE256" => {
             let d = common::hex(rec.req("D"))[0];
-            let mut h = TurboShake256::new(d).unwrap_or_else(|e| panic!("{}: domain {d:#04x}: {e}", rec.at()));
+            let mut h = TurboShake256::new(d)
+                .unwrap_or_else(|e| panic!("{}: domain {d:#04x}: {e}", rec.at()));
             feed(&m, sizes, |p| h.update(p));
             h.finalize_xof()
         }
@@ -113,8 +115,14 @@ fn rfc9861_all_vectors_in_pieces() {
 #[test]
 fn rfc9861_domain_byte_range_is_enforced() {
     for d in [0x00u8, 0x80, 0xFF] {
-        assert!(TurboShake128::new(d).is_err(), "TurboSHAKE128 must reject D = {d:#04x}");
-        assert!(TurboShake256::new(d).is_err(), "TurboSHAKE256 must reject D = {d:#04x}");
+        assert!(
+            TurboShake128::new(d).is_err(),
+            "TurboSHAKE128 must reject D = {d:#04x}"
+        );
+        assert!(
+            TurboShake256::new(d).is_err(),
+            "TurboSHAKE256 must reject D = {d:#04x}"
+        );
     }
     for d in [0x01u8, 0x7F] {
         assert!(TurboShake128::new(d).is_ok());
@@ -161,9 +169,16 @@ fn xkcp_kangarootwelve_file() {
         let mut h = Kt128::new(&c);
         h.update(&m);
         let got = read_tail(h.finalize_xof(), total, want.len(), total);
-        check(&got, &want, &format!("xkcp/KangarooTwelve.txt:{}: {title}", i + 1));
+        check(
+            &got,
+            &want,
+            &format!("xkcp/KangarooTwelve.txt:{}: {title}", i + 1),
+        );
         n += 1;
         i += 2;
     }
-    assert!(n >= 14, "expected the 14+ KangarooTwelve vectors, found {n}");
+    assert!(
+        n >= 14,
+        "expected the 14+ KangarooTwelve vectors, found {n}"
+    );
 }

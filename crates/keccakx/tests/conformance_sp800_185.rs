@@ -7,7 +7,8 @@ mod common;
 
 use common::{check, hex, load_records, Record};
 use keccakx::sp800_185::{
-    CShake128, CShake256, Kmac128, Kmac256, ParallelHash128, ParallelHash256, TupleHash128, TupleHash256,
+    CShake128, CShake256, Kmac128, Kmac256, ParallelHash128, ParallelHash256, TupleHash128,
+    TupleHash256,
 };
 use keccakx::sponge::XofReader;
 
@@ -21,7 +22,11 @@ enum Out {
 /// Runs one record; `piece` > 0 feeds the main input in pieces of that size.
 fn run(rec: &Record, piece: usize) -> Out {
     let out_len = rec.usize("L") / 8;
-    let x = if rec.has("X") { rec.bytes("X") } else { Vec::new() };
+    let x = if rec.has("X") {
+        rec.bytes("X")
+    } else {
+        Vec::new()
+    };
     let s = rec.bytes("S");
     let pieces: Vec<&[u8]> = if piece == 0 || x.is_empty() {
         vec![&x[..]]
@@ -80,12 +85,14 @@ fn run(rec: &Record, piece: usize) -> Out {
             fin!(h, xof)
         }
         "ParallelHash128" | "ParallelHashXOF128" => {
-            let mut h = ParallelHash128::new(rec.usize("B"), &s).unwrap_or_else(|e| panic!("{}: {e}", rec.at()));
+            let mut h = ParallelHash128::new(rec.usize("B"), &s)
+                .unwrap_or_else(|e| panic!("{}: {e}", rec.at()));
             pieces.iter().for_each(|p| h.update(p));
             fin!(h, xof)
         }
         "ParallelHash256" | "ParallelHashXOF256" => {
-            let mut h = ParallelHash256::new(rec.usize("B"), &s).unwrap_or_else(|e| panic!("{}: {e}", rec.at()));
+            let mut h = ParallelHash256::new(rec.usize("B"), &s)
+                .unwrap_or_else(|e| panic!("{}: {e}", rec.at()));
             pieces.iter().for_each(|p| h.update(p));
             fin!(h, xof)
         }
@@ -108,13 +115,22 @@ fn output(rec: &Record, piece: usize, read_step: usize) -> Vec<u8> {
 }
 
 fn describe(rec: &Record) -> String {
-    format!("{} {} sample {}", rec.at(), rec.req("Function"), rec.req("Sample"))
+    format!(
+        "{} {} sample {}",
+        rec.at(),
+        rec.req("Function"),
+        rec.req("Sample")
+    )
 }
 
 #[test]
 fn nist_sp800_185_samples() {
     let recs = load_records("sp800-185/sp800_185_samples.txt");
-    assert_eq!(recs.len(), 40, "7 sample sets: 4 cSHAKE + 6 each of the others");
+    assert_eq!(
+        recs.len(),
+        40,
+        "7 sample sets: 4 cSHAKE + 6 each of the others"
+    );
     for rec in &recs {
         check(&output(rec, 0, usize::MAX), &rec.hex("Out"), &describe(rec));
     }

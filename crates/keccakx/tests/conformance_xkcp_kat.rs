@@ -14,7 +14,10 @@ use keccakx::keccak::{Keccak224, Keccak256, Keccak384, Keccak512};
 use keccakx::sponge::{Sponge, SpongeParams};
 
 fn kat_records(file: &str) -> Vec<Record> {
-    let recs: Vec<Record> = load_records(file).into_iter().filter(|r| r.has("Len")).collect();
+    let recs: Vec<Record> = load_records(file)
+        .into_iter()
+        .filter(|r| r.has("Len"))
+        .collect();
     assert!(!recs.is_empty(), "{file}: no vectors");
     recs
 }
@@ -25,7 +28,8 @@ macro_rules! fixed_bits {
         let mut h = <$t>::new();
         let cut = split.min(n / 8);
         h.update(&m[..cut]);
-        h.update_bits(&m[cut..], n - cut * 8).expect("update_bits on a long enough buffer");
+        h.update_bits(&m[cut..], n - cut * 8)
+            .expect("update_bits on a long enough buffer");
         h.finalize().to_vec()
     }};
 }
@@ -45,7 +49,11 @@ fn sha3_kat(file: &str, bits: usize) {
             512 => fixed_bits!(Sha3_512, &m, n, split),
             _ => unreachable!(),
         };
-        check(&got, &rec.hex("MD"), &format!("{} SHA3-{bits} Len={n}", rec.at()));
+        check(
+            &got,
+            &rec.hex("MD"),
+            &format!("{} SHA3-{bits} Len={n}", rec.at()),
+        );
     }
 }
 
@@ -120,7 +128,8 @@ fn xkcp_shake256() {
 /// 64th also through the one-shot `golden_sponge`.
 fn keccak_rc_kat(rate: usize, capacity: usize) {
     let file = format!("xkcp/ShortMsgKAT_Keccakr{rate}c{capacity}.txt");
-    let params = SpongeParams::keccak(rate, capacity).unwrap_or_else(|e| panic!("Keccak[r={rate}, c={capacity}]: {e}"));
+    let params = SpongeParams::keccak(rate, capacity)
+        .unwrap_or_else(|e| panic!("Keccak[r={rate}, c={capacity}]: {e}"));
     assert_eq!(params.width(), rate + capacity);
     let recs = kat_records(&file);
     assert_eq!(recs.len(), 2048, "{file}");
@@ -235,7 +244,10 @@ fn keccak_512_short_and_long() {
 /// ExtremelyLongMsgKAT: `Text` (64 bytes) repeated `Repeat` times = 1 GiB.
 fn keccak_extremely_long(file: &str, bits: usize) {
     let recs = load_records(file);
-    let rec = recs.iter().find(|r| r.has("Repeat")).unwrap_or_else(|| panic!("{file}: no vector"));
+    let rec = recs
+        .iter()
+        .find(|r| r.has("Repeat"))
+        .unwrap_or_else(|| panic!("{file}: no vector"));
     let repeat = rec.usize("Repeat");
     let text = rec.req("Text").as_bytes().to_vec();
     assert_eq!((repeat, text.len()), (16_777_216, 64), "{file}");
@@ -259,7 +271,11 @@ fn keccak_extremely_long(file: &str, bits: usize) {
         512 => go!(Keccak512),
         _ => unreachable!(),
     };
-    check(&got, &rec.hex("MD"), &format!("{} Keccak-{bits} of 1 GiB", rec.at()));
+    check(
+        &got,
+        &rec.hex("MD"),
+        &format!("{} Keccak-{bits} of 1 GiB", rec.at()),
+    );
 }
 
 #[test]

@@ -109,7 +109,9 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
         let ctx = format!("{file}:{}", i + 1);
         if let Some(rest) = l.strip_prefix("RC[") {
             // RC[ii][0][0] = value
-            let (lhs, val) = rest.split_once('=').unwrap_or_else(|| panic!("{ctx}: bad RC line"));
+            let (lhs, val) = rest
+                .split_once('=')
+                .unwrap_or_else(|| panic!("{ctx}: bad RC line"));
             let n: usize = lhs
                 .split(']')
                 .next()
@@ -119,14 +121,23 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
             round_constants.push(parse_hex_u64(val.trim(), &ctx));
         } else if let Some(rest) = l.strip_prefix("RhoOffset[") {
             // RhoOffset[x][y] = n
-            let (lhs, rhs) = rest.split_once('=').unwrap_or_else(|| panic!("{ctx}: bad rho line"));
+            let (lhs, rhs) = rest
+                .split_once('=')
+                .unwrap_or_else(|| panic!("{ctx}: bad rho line"));
             let idx: Vec<usize> = lhs
                 .split(|c| c == '[' || c == ']')
                 .filter(|t| !t.trim().is_empty())
-                .map(|t| t.trim().parse().unwrap_or_else(|_| panic!("{ctx}: bad rho index")))
+                .map(|t| {
+                    t.trim()
+                        .parse()
+                        .unwrap_or_else(|_| panic!("{ctx}: bad rho index"))
+                })
                 .collect();
             assert_eq!(idx.len(), 2, "{ctx}: RhoOffset[x][y]");
-            rho_offsets[idx[0] + 5 * idx[1]] = rhs.trim().parse().unwrap_or_else(|_| panic!("{ctx}: bad offset"));
+            rho_offsets[idx[0] + 5 * idx[1]] = rhs
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{ctx}: bad offset"));
         } else if l.starts_with("+++ Example") {
             examples.push(Example {
                 title: l.trim_matches(|c| c == '+' || c == ' ').to_string(),
@@ -147,11 +158,17 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
                 .unwrap_or_else(|| panic!("{ctx}: lanes outside an example"));
             ex.input = table(i + 1);
             i += 5;
-        } else if let Some(r) = l.strip_prefix("--- Round ").and_then(|r| r.strip_suffix(" ---")) {
+        } else if let Some(r) = l
+            .strip_prefix("--- Round ")
+            .and_then(|r| r.strip_suffix(" ---"))
+        {
             let ex = examples
                 .last_mut()
                 .unwrap_or_else(|| panic!("{ctx}: round outside an example"));
-            let n: usize = r.trim().parse().unwrap_or_else(|_| panic!("{ctx}: bad round number"));
+            let n: usize = r
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{ctx}: bad round number"));
             assert_eq!(n, ex.rounds.len(), "{ctx}: rounds out of order");
             ex.rounds.push(RoundTrace::default());
         } else if let Some(step) = l.strip_prefix("After ").and_then(|s| s.strip_suffix(':')) {

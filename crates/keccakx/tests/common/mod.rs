@@ -33,7 +33,8 @@ pub fn read_vector_file(rel: &str) -> String {
     } else {
         (dir.join(format!("{rel}.gz")), true)
     };
-    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
+    let raw = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
     let bytes = if gz {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(&raw[..])
@@ -85,7 +86,10 @@ pub fn byte_string(v: &str) -> Vec<u8> {
         return text.as_bytes().to_vec();
     }
     if let Some(n) = v.strip_prefix("ptn(").and_then(|r| r.strip_suffix(')')) {
-        let n: usize = n.trim().parse().unwrap_or_else(|_| panic!("bad ptn length in {v:?}"));
+        let n: usize = n
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("bad ptn length in {v:?}"));
         return ptn(n);
     }
     hex(v)
@@ -95,7 +99,10 @@ pub fn byte_string(v: &str) -> Vec<u8> {
 /// Len = 0 is the empty string; otherwise the first ceil(Len/8) bytes.
 pub fn msg_bits(msg_hex: &str, nbits: usize) -> Vec<u8> {
     let mut m = hex(msg_hex);
-    assert!(m.len() * 8 >= nbits, "message {msg_hex:?} shorter than {nbits} bits");
+    assert!(
+        m.len() * 8 >= nbits,
+        "message {msg_hex:?} shorter than {nbits} bits"
+    );
     m.truncate(nbits.div_ceil(8));
     m
 }
@@ -112,7 +119,10 @@ pub struct Record {
 
 impl Record {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
@@ -132,8 +142,12 @@ impl Record {
     }
     pub fn usize(&self, key: &str) -> usize {
         let v = self.req(key);
-        v.parse()
-            .unwrap_or_else(|_| panic!("{}:{}: field {key} = {v:?} is not a number", self.file, self.line))
+        v.parse().unwrap_or_else(|_| {
+            panic!(
+                "{}:{}: field {key} = {v:?} is not a number",
+                self.file, self.line
+            )
+        })
     }
     pub fn hex(&self, key: &str) -> Vec<u8> {
         hex(self.req(key))
@@ -143,10 +157,12 @@ impl Record {
     }
     /// A header parameter such as `[L = 256]`.
     pub fn header_usize(&self, key: &str) -> usize {
-        let v = self
-            .header
-            .get(key)
-            .unwrap_or_else(|| panic!("{}:{}: no header [{key} = ..] in force", self.file, self.line));
+        let v = self.header.get(key).unwrap_or_else(|| {
+            panic!(
+                "{}:{}: no header [{key} = ..] in force",
+                self.file, self.line
+            )
+        });
         v.parse()
             .unwrap_or_else(|_| panic!("{}: header {key} = {v:?} is not a number", self.file))
     }
@@ -194,7 +210,8 @@ pub fn parse_records(file: &str, text: &str) -> Vec<Record> {
             fields: Vec::new(),
             header: header.clone(),
         });
-        rec.fields.push((k.trim().to_string(), v.trim().to_string()));
+        rec.fields
+            .push((k.trim().to_string(), v.trim().to_string()));
     }
     if let Some(r) = cur.take() {
         out.push(r);
@@ -211,7 +228,11 @@ pub fn load_records(rel: &str) -> Vec<Record> {
 #[track_caller]
 pub fn check(got: &[u8], want: &[u8], what: &dyn std::fmt::Display) {
     if got != want {
-        panic!("MISMATCH {what}\n  got:  {}\n  want: {}", to_hex(got), to_hex(want));
+        panic!(
+            "MISMATCH {what}\n  got:  {}\n  want: {}",
+            to_hex(got),
+            to_hex(want)
+        );
     }
 }
 

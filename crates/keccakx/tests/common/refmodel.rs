@@ -133,7 +133,8 @@ fn step_bits(a: &Bits, step: Step, ir: usize, l: u32) -> Bits {
             for x in 0..5 {
                 for y in 0..5 {
                     for z in 0..w {
-                        out[x][y][z] = a[x][y][z] ^ ((a[(x + 1) % 5][y][z] ^ 1) & a[(x + 2) % 5][y][z]);
+                        out[x][y][z] =
+                            a[x][y][z] ^ ((a[(x + 1) % 5][y][z] ^ 1) & a[(x + 2) % 5][y][z]);
                     }
                 }
             }
