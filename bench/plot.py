@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Plot and tabulate a keccakx CPU benchmark run (bench/results/cpu-*.json).
+
+    python3 bench/plot.py bench/results/cpu-2026-11-21.json
+
+writes, next to the JSON:
+  <stem>.png  throughput vs input size, one panel per function, every peer
+  <stem>.md   the tables (MB/s and the ratio to keccakx on one thread) and the
+              target ratios of issue 3, computed from the JSON only.
+"""
+import json
+import os
+import sys
+
+
+def size_name(n):
+    if n >= 1 << 20:
+        return f"{n >> 20} MiB"
+    if n >= 1 << 10:
+        return f"{n >> 10} KiB"
+    return f"{n} B"
+
+
+def label(r):
+    t = r["threads"]
+    return r["impl"] if t == 1 else f'{r["impl"]} ({t} thr)'
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def index(rep):
+    """{(function, impl, threads, size): record}"""
+    return {(r["function"], r["impl"], r["threads"], r["size"]): r for r in rep["results"]}
+
+
+def functions(rep):
+    seen = []
+    for r in rep["results"]:
+        if r["function"] not in seen:
+            seen.append(r["function"])
+    return seen
+
+
+def plot(rep, out_png):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    funcs = functions(rep)
+    n = len(funcs) + (1 if rep.get("permutations") else 0)
+    cols = 4
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
+    for ax, fn in zip(axes.flat, funcs):
+        series = {}
+        for r in rep["results"]:
+            if r["function"] == fn:
+                series.setdefault(label(r), []).append((r["size"], r["mb_per_s"]))
+        for name, pts in series.items():
+            pts.sort()
+            style = "-" if name.startswith("keccakx") else "--"
+            width = 2.2 if name.startswith("keccakx") else 1.2
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", ms=3, lw=width, label=name)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        sizes = sorted({r["size"] for r in rep["results"] if r["function"] == fn})
+        ax.set_xticks(sizes)
+        ax.set_xticklabels([size_name(s) for s in sizes], fontsize=8)
+        ax.set_title(fn, fontsize=10)
+        ax.set_ylabel("MB/s")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    rest = list(axes.flat)[len(funcs):]
+    if rep.get("permutations") and rest:
+        ax = rest.pop(0)
+        perms = rep["permutations"]
+        names = [f'{p["impl"]} {p["rounds"]}r' for p in perms]
+        ax.barh(names, [p["ns_per_state"] for p in perms])
+        ax.set_xlabel("ns per state (thread CPU time)")
+        ax.set_title("Keccak-p[1600] alone", fontsize=10)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.invert_yaxis()
+    for ax in rest:
+        ax.axis("off")
+    m = rep["machine"]
+    fig.suptitle(
+        f'keccakx CPU benchmark {rep["date"]} · {m["cpu_model"]} · {m["cores"]} cores · '
+        f'engine {rep["keccakx_engine"]} · commit {rep["commit"]} · load {m["load_before"]}',
+        fontsize=11,
+    )
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(out_png, dpi=90)
+
+
+def ratio(a, b):
+    if a is None or b is None or b["mb_per_s"] in (None, 0):
+        return None
+    return a["mb_per_s"] / b["mb_per_s"]
+
+
+def fmt_ratio(x):
+    return "n/a" if x is None else f"{x:.2f}×"
+
+
+def tables(rep):
+    idx = index(rep)
+    lines = []
+    m = rep["machine"]
+    lines.append(
+        f'Run {rep["date"]}, commit `{rep["commit"]}`, {rep["rustc"]}, CPU {m["cpu_model"]} '
+        f'({m["cores"]} cores, TSC {m["tsc_ghz"]:.2f} GHz), keccakx engine `{rep["keccakx_engine"]}`, '
+        f'load average before/after: {m["load_before"]} / {m["load_after"]}.'
+    )
+    lines.append("")
+    for note in rep.get("notes", []):
+        lines.append(f"- {note}")
+    lines.append("")
+    for fn in functions(rep):
+        rows = [r for r in rep["results"] if r["function"] == fn]
+        sizes = sorted({r["size"] for r in rows})
+        impls = []
+        for r in rows:
+            k = (r["impl"], r["threads"])
+            if k not in impls:
+                impls.append(k)
+        base_impl = "keccakx batch" if fn.startswith("batch") else "keccakx"
+        lines.append(f"### {fn}")
+        lines.append("")
+        lines.append(
+            f"MB/s (cycles/byte) and, in brackets, speed relative to {base_impl} on 1 thread "
+            "(above 1: faster than keccakx)."
+        )
+        lines.append("")
+        lines.append("| implementation | " + " | ".join(size_name(s) for s in sizes) + " |")
+        lines.append("| --- | " + " | ".join("---:" for _ in sizes) + " |")
+        for impl, t in impls:
+            cells = []
+            for s in sizes:
+                r = idx.get((fn, impl, t, s))
+                b = idx.get((fn, base_impl, 1, s))
+                if r is None:
+                    cells.append("")
+                    continue
+                cpb = r.get("cycles_per_byte")
+                cpb_s = f" ({cpb:.2f})" if cpb is not None else ""
+                cells.append(f'{r["mb_per_s"]:.0f}{cpb_s} [{fmt_ratio(ratio(r, b))}]')
+            name = impl if t == 1 else f"{impl}, {t} threads"
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append("")
+    if rep.get("permutations"):
+        lines.append("### Keccak-p[1600] alone")
+        lines.append("")
+        lines.append("| implementation | rounds | ns per state | TSC cycles per state |")
+        lines.append("| --- | ---: | ---: | ---: |")
+        for p in rep["permutations"]:
+            lines.append(f'| {p["impl"]} | {p["rounds"]} | {p["ns_per_state"]:.1f} | {p["cycles_per_state"]:.0f} |')
+        lines.append("")
+    lines.append("### Targets of issue 3 (ratios from this run)")
+    lines.append("")
+    lines.append("| target | measured | met? |")
+    lines.append("| --- | --- | --- |")
+    big = sorted({r["size"] for r in rep["results"]})
+    big = [s for s in big if s >= 1 << 20]
+    all_t = m["cores"]
+
+    def get(fn, impl, t, s):
+        return idx.get((fn, impl, t, s))
+
+    for s in big:
+        kx = get("SHA3-256", "keccakx", 1, s)
+        for peer, need in [("OpenSSL", 1.3), ("RustCrypto sha3", 1.0), ("tiny-keccak", 1.0)]:
+            x = ratio(kx, get("SHA3-256", peer, 1, s))
+            if x is not None:
+                ok = x >= need if need > 1 else x > 1.0
+                lines.append(
+                    f"| SHA3-256 single stream ≥ {need}× {peer} ({size_name(s)}) | {fmt_ratio(x)} | {'yes' if ok else 'no'} |"
+                    if need > 1
+                    else f"| SHA3-256 single stream faster than {peer} ({size_name(s)}) | {fmt_ratio(x)} | {'yes' if ok else 'no'} |"
+                )
+        x = ratio(get("KT128", "keccakx", 1, s), get("KT128", "XKCP K12", 1, s))
+        if x is not None:
+            lines.append(f"| KT128 1 thread ≥ XKCP K12 ({size_name(s)}) | {fmt_ratio(x)} | {'yes' if x >= 1 else 'no'} |")
+        x = ratio(get("KT128", "keccakx", 1, s), get("KT128", "BLAKE3", 1, s))
+        if x is not None:
+            lines.append(f"| KT128 1 thread vs BLAKE3 1 thread, aim ({size_name(s)}) | {fmt_ratio(x)} | {'yes' if x >= 1 else 'no'} |")
+        bf = "batch SHA3-256 (64-B msgs)"
+        x = ratio(get(bf, "keccakx batch", 1, s), get(bf, "keccakx one-at-a-time", 1, s))
+        if x is not None:
+            lines.append(f"| batch SHA3-256 64-B msgs ≥ 3× one-at-a-time, 1 core ({size_name(s)}) | {fmt_ratio(x)} | {'yes' if x >= 3 else 'no'} |")
+        if all_t > 1:
+            for fn, impl in [("KT128", "keccakx"), (bf, "keccakx batch")]:
+                x = ratio(get(fn, impl, all_t, s), get(fn, impl, 1, s))
+                if x is not None:
+                    lines.append(
+                        f"| {fn} scaling {all_t} threads / 1 thread ({size_name(s)}) | {fmt_ratio(x)} (ideal {all_t}×) | "
+                        f"{'yes' if x >= 0.85 * all_t else 'no'} |"
+                    )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 2
+    path = argv[1]
+    try:
+        rep = load(path)
+    except (OSError, json.JSONDecodeError) as e:
+        print(f"plot.py: cannot read {path}: {e}", file=sys.stderr)
+        return 1
+    stem = os.path.splitext(path)[0]
+    with open(stem + ".md", "w") as f:
+        f.write(tables(rep))
+    try:
+        plot(rep, stem + ".png")
+    except ImportError:
+        print("plot.py: matplotlib is missing (apt-get install python3-matplotlib); wrote the tables only", file=sys.stderr)
+        print(f"wrote {stem}.md")
+        return 1
+    print(f"wrote {stem}.png and {stem}.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

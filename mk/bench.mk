@@ -1,0 +1,36 @@
+# CPU benchmark (issue 3): keccakx against OpenSSL, RustCrypto sha3/k12,
+# tiny-keccak, XKCP K12 and BLAKE3 in one run. Not part of `make test`.
+#   make bench-cpu                       full run (~5-10 min on 2 cores)
+#   make bench-cpu BENCH_CPU_ARGS=--quick
+# Writes bench/results/cpu-<date>.json and the plot next to it.
+
+BENCH_TARGETS += bench-cpu
+BENCH_CPU_ARGS ?=
+BENCH_CPU_JSON ?= bench/results/cpu-$(shell date -u +%F).json
+
+.PHONY: bench-cpu bench-cpu-deps
+
+bench-cpu-deps:
+	@need=""; \
+	for p in libssl-dev pkg-config libclang-dev python3-matplotlib; do \
+	  dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; \
+	done; \
+	if [ -n "$$need" ]; then \
+	  echo "bench-cpu: installing$$need"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null ) \
+	    || echo "bench-cpu: warning: could not install$$need (peers needing them are left out)"; \
+	fi
+
+bench-cpu: deps-rust bench-cpu-deps
+	@features=""; \
+	if ! $(CARGO) build --release -p keccakx-bench -q 2>bench/results/.build.log; then \
+	  echo "bench-cpu: full build failed (see bench/results/.build.log); retrying without XKCP"; \
+	  features="--no-default-features --features openssl"; \
+	  $(CARGO) build --release -p keccakx-bench -q $$features || { \
+	    echo "bench-cpu: retrying without OpenSSL too"; features="--no-default-features"; \
+	    $(CARGO) build --release -p keccakx-bench -q $$features; }; \
+	fi; \
+	echo "bench-cpu: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	$(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
+	$(PYTHON) bench/plot.py $(BENCH_CPU_JSON)
