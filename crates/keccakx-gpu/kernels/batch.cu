@@ -166,12 +166,22 @@ KX_DEV void kx_thread_step(typename L::T* a, const KxBatchJob& j, kx_u64 i, kx_u
     }
 }
 
-#if defined(__CUDACC__)
-
-// Shared memory per warp: the message table, then the slots.
+// Shared memory per warp in 32-bit words: the message table, then the
+// slots, rounded up to an even count so that every warp's table stays
+// 8-byte aligned (src/kernels.rs: batch_smem_bytes computes the same).
 KX_DEV kx_u32 kx_warp_smem_words(kx_u32 rate) {
-    return (kx_u32)(sizeof(KxWarpInfo) / 4) + kx_rate_words(rate) * KX_SLOT_STRIDE;
+    return ((kx_u32)(sizeof(KxWarpInfo) / 4) + kx_rate_words(rate) * KX_SLOT_STRIDE + 1) & ~1u;
 }
+
+// Warp `warp`'s message table and slots in the block's shared memory.
+KX_DEV KxWarpInfo* kx_warp_info(kx_u64* smem, kx_u32 warp, kx_u32 rate) {
+    return (KxWarpInfo*)((kx_u32*)smem + warp * kx_warp_smem_words(rate));
+}
+KX_DEV kx_u32* kx_warp_slots(kx_u64* smem, kx_u32 warp, kx_u32 rate) {
+    return (kx_u32*)smem + warp * kx_warp_smem_words(rate) + (kx_u32)(sizeof(KxWarpInfo) / 4);
+}
+
+#if defined(__CUDACC__)
 
 template <class L, int ROUNDS, int STAGED>
 KX_DEV void kx_batch(const KxBatchJob& j) {
@@ -198,9 +208,8 @@ KX_DEV void kx_batch(const KxBatchJob& j) {
     KxWarpInfo* info = 0;
     kx_u32* slots = 0;
     if constexpr (STAGED != 0) {
-        kx_u32* base = (kx_u32*)kx_smem64 + warp * kx_warp_smem_words(j.rate);
-        info = (KxWarpInfo*)base;
-        slots = base + sizeof(KxWarpInfo) / 4;
+        info = kx_warp_info(kx_smem64, warp, j.rate);
+        slots = kx_warp_slots(kx_smem64, warp, j.rate);
         info->off[lane] = off;
         info->len[lane] = len;
         info->nblk[lane] = nblk;

@@ -294,11 +294,13 @@ pub struct BatchJob {
 unsafe impl DeviceRepr for BatchJob {}
 
 /// Dynamic shared memory of a staged batch kernel block for a rate in bytes:
-/// per warp a 32-entry message table (3 × u64) and 33-word-strided slots.
+/// per warp a 32-entry message table (3 × u64) and 33-word-strided slots,
+/// rounded up to an even number of words (kx_warp_smem_words in batch.cu).
 pub fn batch_smem_bytes(rate: usize) -> u32 {
     let warps = BATCH_THREADS / 32;
     let words = rate.div_ceil(4) as u32;
-    warps * (32 * 3 * 8 + words * 33 * 4)
+    let per_warp = (32 * 3 * 2 + words * 33 + 1) & !1;
+    warps * per_warp * 4
 }
 
 #[cfg(test)]
@@ -338,6 +340,20 @@ mod tests {
             ("kx_u32", "rounds"),
         ];
         assert_eq!(fields, expect);
+    }
+
+    #[test]
+    fn shared_memory_keeps_every_warp_table_aligned() {
+        for rate in 1..200 {
+            let bytes = batch_smem_bytes(rate);
+            let per_warp = bytes / (BATCH_THREADS / 32);
+            assert_eq!(per_warp % 8, 0, "rate {rate}");
+            assert!(per_warp >= 768 + rate.div_ceil(4) as u32 * 33 * 4);
+            assert!(
+                bytes <= 48 * 1024,
+                "rate {rate}: {bytes} bytes exceed the default limit"
+            );
+        }
     }
 
     #[test]

@@ -34,10 +34,14 @@ template <class L, int R, int STAGED>
 static void run_batch(const KxBatchJob& j) {
     typedef typename L::T T;
     const kx_u64 extra = kx_extra_blocks(j);
-    const kx_u32 nw = kx_rate_words(j.rate);
-    std::vector<kx_u32> slots(nw * KX_SLOT_STRIDE);
-    KxWarpInfo info;
+    // The block's dynamic shared memory, laid out by the kernel's own
+    // functions (UBSan's alignment check guards the u64 message tables).
+    const kx_u32 warps = KX_BATCH_THREADS / KX_WARP;
+    std::vector<kx_u64> smem((size_t)warps * kx_warp_smem_words(j.rate) / 2 + 1);
     for (kx_u64 w0 = 0; w0 < j.n; w0 += KX_WARP) {
+        const kx_u32 warp = (kx_u32)((w0 / KX_WARP) % warps);
+        KxWarpInfo& info = *kx_warp_info(smem.data(), warp, j.rate);
+        kx_u32* slots = kx_warp_slots(smem.data(), warp, j.rate);
         T a[KX_WARP][25];
         kx_u64 off[KX_WARP], len[KX_WARP], nblk[KX_WARP], wmax = 0;
         for (kx_u32 lane = 0; lane < KX_WARP; ++lane) {
@@ -51,13 +55,13 @@ static void run_batch(const KxBatchJob& j) {
             for (int q = 0; q < 25; ++q) a[lane][q] = L::zero();
         }
         // Slots a real kernel never wrote hold garbage: poison them.
-        for (auto& s : slots) s = 0xDEADBEEFu;
+        for (kx_u32 k = 0; k < kx_rate_words(j.rate) * KX_SLOT_STRIDE; ++k) slots[k] = 0xDEADBEEFu;
         for (kx_u64 t = 0; t < wmax + extra; ++t) {
             if (STAGED && t < wmax)
-                for (kx_u32 lane = 0; lane < KX_WARP; ++lane) kx_stage_block(lane, t, j, &info, slots.data());
+                for (kx_u32 lane = 0; lane < KX_WARP; ++lane) kx_stage_block(lane, t, j, &info, slots);
             for (kx_u32 lane = 0; lane < KX_WARP; ++lane)
                 kx_thread_step<L, R, STAGED>(a[lane], j, w0 + lane, off[lane], len[lane], nblk[lane], extra, t, lane,
-                                             slots.data());
+                                             slots);
         }
     }
 }
