@@ -1,0 +1,34 @@
+# The `keccakx` command line (issue 2, items 7-8): crates/keccakx-cli.
+#   make demo       build the release binary, hash examples/sample.txt and a
+#                   generated 4 MiB file with eight algorithms, write a checksum
+#                   file and verify it with --check (examples/demo.sh)
+#   make test-cli   cross-check `keccakx sum -a X` against Python's hashlib,
+#                   pycryptodome and the tree-LI reference (tests/cli/crosscheck.py,
+#                   ~5 s); the CLI's Rust tests run in test-rust (cargo test)
+.PHONY: demo build-cli deps-cli-python test-cli
+
+CLI_TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+CLI_BIN := $(CLI_TARGET_DIR)/release/keccakx
+
+build-cli: deps-rust
+	$(CARGO) build --release -p keccakx-cli
+
+demo: build-cli
+	@bash examples/demo.sh $(CLI_BIN)
+
+# pycryptodome for the cross-check: pip, or pip into an externally managed
+# Python, or Debian's package; only when it is missing.
+deps-cli-python:
+	@command -v $(PYTHON) >/dev/null || { apt-get update -qq && apt-get -y -qq install python3 >/dev/null; }
+	@$(PYTHON) -c 'import Crypto.Hash.KMAC128' 2>/dev/null || { \
+		echo "test-cli: installing pycryptodome"; \
+		$(PYTHON) -m pip --version >/dev/null 2>&1 || { apt-get update -qq && apt-get -y -qq install python3-pip >/dev/null; }; \
+		$(PYTHON) -m pip install -q --disable-pip-version-check pycryptodome 2>/dev/null \
+		|| $(PYTHON) -m pip install -q --disable-pip-version-check --break-system-packages pycryptodome 2>/dev/null \
+		|| { apt-get update -qq && apt-get -y -qq install python3-pycryptodome >/dev/null; }; }
+	@$(PYTHON) -c 'import Crypto.Hash.KMAC128' || { echo "test-cli: pycryptodome could not be installed"; exit 1; }
+
+test-cli: build-cli deps-cli-python
+	$(PYTHON) tests/cli/crosscheck.py --bin $(CLI_BIN)
+
+TEST_TARGETS += test-cli
