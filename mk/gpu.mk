@@ -21,7 +21,7 @@ deps-gpu:
 	@test -e $(GPU_NVRTC_LIB) || { \
 		echo "deps-gpu: installing NVRTC ($(GPU_NVRTC_WHEEL), PyPI) into $(GPU_TOOLS)/nvrtc"; \
 		$(PYTHON) -m pip --version >/dev/null 2>&1 || { apt-get update -qq && apt-get -y -qq install python3-pip >/dev/null; }; \
-		$(PYTHON) -m pip install -q --disable-pip-version-check --target $(GPU_TOOLS)/nvrtc '$(GPU_NVRTC_WHEEL)'; }
+		$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore --target $(GPU_TOOLS)/nvrtc '$(GPU_NVRTC_WHEEL)'; }
 	@test -e $(GPU_NVRTC_LIB) || { echo "deps-gpu: $(GPU_NVRTC_LIB) is missing after the install"; exit 1; }
 	@command -v g++ >/dev/null || { apt-get update -qq && apt-get -y -qq install g++ >/dev/null; }
 
