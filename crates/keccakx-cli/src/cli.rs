@@ -43,9 +43,11 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "NAME", global = true, help_heading = "Engine")]
     pub engine: Option<String>,
 
-    /// Where to hash: `cpu`; `gpu` (error if no GPU can be used); `auto`
-    /// (default: the CPU, and a GPU only for batches of many files when one
-    /// is present and the algorithm runs there).
+    /// Where to hash: `cpu`; `gpu` (error if no GPU can be used; files up to
+    /// 256 MiB are batched onto it); `auto` (default: the CPU, and an NVIDIA
+    /// GPU only for 256 or more files of an algorithm it runs: SHA3-*,
+    /// SHAKE*, Keccak-*, TurboSHAKE*, raw keccak on width 1600). Set
+    /// KECCAKX_GPU_DISABLE=1 to hide every GPU.
     #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto, help_heading = "Engine")]
     pub backend: Backend,
 }

@@ -176,14 +176,11 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     };
     let ropts = ReadOpts { no_mmap: a.no_mmap };
     let parallel = g.threads != Some(1);
-    let batch = match backend::batch_for(g.backend) {
-        Ok(b) => b,
-        Err(msg) => {
-            warn(&format!("--backend gpu: {msg}"));
-            return 1;
-        }
-    };
     if a.check {
+        if g.backend == cli::Backend::Gpu {
+            warn("--backend gpu: --check hashes on the CPU; use --backend gpu when creating checksums");
+            return 2;
+        }
         let opts = check::CheckOpts {
             quiet: a.quiet,
             status: a.status,
@@ -194,11 +191,18 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
         let mut ctx = check::Context::new(algo, a.algorithm.is_some(), params);
         check::run(&files, &mut ctx, opts, ropts, parallel)
     } else {
+        let batch = match backend::batch_for(g.backend, &algo, files.len()) {
+            Ok(b) => b,
+            Err(msg) => {
+                warn(&format!("--backend gpu: {msg}"));
+                return 1;
+            }
+        };
         let fmt = sum::Format {
             tag: a.tag,
             zero: a.zero,
             binary: a.binary,
         };
-        sum::run(&files, algo, fmt, ropts, parallel, batch.as_deref())
+        sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref())
     }
 }

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::algo::{to_hex, Algo};
+use crate::backend::GpuBatch;
 use crate::escape::{needs_escape, os_bytes, push_escaped, quote_os};
 use crate::exec::{run_ordered, Task};
 use crate::input::{cause, ReadOpts};
@@ -48,17 +49,6 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
     line
 }
 
-/// A batch hasher for many files at once (the GPU); `None` from `hash`
-/// means "not handled here, use the CPU".
-pub trait Batch {
-    fn hash(
-        &self,
-        algo: &Algo,
-        files: &[OsString],
-        opts: ReadOpts,
-    ) -> Option<Vec<crate::exec::Digest>>;
-}
-
 /// Hash `files` and print their lines; the exit status.
 pub fn run(
     files: &[OsString],
@@ -66,7 +56,7 @@ pub fn run(
     fmt: Format,
     opts: ReadOpts,
     parallel: bool,
-    batch: Option<&dyn Batch>,
+    batch: Option<&GpuBatch>,
 ) -> i32 {
     let mut out = Out::new();
     let mut status = 0;
@@ -88,14 +78,10 @@ pub fn run(
         }
         ControlFlow::Continue(())
     };
-    let batched = batch.and_then(|b| b.hash(&algo, files, opts));
-    match batched {
-        Some(results) => {
-            for (name, r) in files.iter().zip(results) {
-                if deliver(name, Some(r)).is_break() {
-                    break;
-                }
-            }
+    match batch {
+        Some(b) => {
+            let s = b.run(&algo, files, opts, &mut |i, r| deliver(&files[i], Some(r)));
+            status = status.max(s);
         }
         None => {
             let tasks: Vec<Task> = files

@@ -1010,4 +1010,20 @@ fn backend_choice() {
             "{e}"
         );
     }
+    // Many files: `auto` may pick a GPU; without one it is silent and equal to the CPU.
+    let mut names = Vec::new();
+    for i in 0..300 {
+        let n = format!("m{i}");
+        std::fs::write(dir.join(&n), vec![i as u8; i * 3]).unwrap();
+        names.push(n);
+    }
+    let mut a = vec!["sum", "-a", "sha3-384"];
+    a.extend(names.iter().map(|s| s.as_str()));
+    let auto = run_in(&dir, &args(&a), b"");
+    a.extend(["--backend", "cpu"]);
+    let cpu = run_in(&dir, &args(&a), b"");
+    assert_eq!(code(&auto), 0);
+    assert_eq!(auto.stdout, cpu.stdout);
+    let e = String::from_utf8_lossy(&auto.stderr);
+    assert!(e.is_empty() || e.starts_with("keccakx: GPU"), "{e}");
 }
