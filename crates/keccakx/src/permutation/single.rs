@@ -17,10 +17,13 @@ pub enum Single {
     Portable,
     Bmi,
     Avx512,
+    /// Five rows in zmm registers, diagonals and lane permutes.
+    Avx512Rows,
 }
 
 impl Single {
-    pub const ALL: [Single; 4] = [
+    pub const ALL: [Single; 5] = [
+        Single::Avx512Rows,
         Single::Avx512,
         Single::Bmi,
         Single::Portable,
@@ -33,6 +36,7 @@ impl Single {
             Single::Portable => "portable",
             Single::Bmi => "bmi",
             Single::Avx512 => "avx512",
+            Single::Avx512Rows => "avx512rows",
         }
     }
 
@@ -47,6 +51,8 @@ impl Single {
             }
             #[cfg(target_arch = "x86_64")]
             Single::Avx512 => super::avx512::single_available(),
+            #[cfg(target_arch = "x86_64")]
+            Single::Avx512Rows => super::avx512::available(),
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -69,6 +75,8 @@ pub fn keccak_p1600_using(s: Single, a: &mut State, rounds: usize) {
         Single::Bmi => unsafe { bmi::keccak_p1600_bmi(a, rounds) },
         #[cfg(target_arch = "x86_64")]
         Single::Avx512 => super::avx512::keccak_p1600_single(a, rounds),
+        #[cfg(target_arch = "x86_64")]
+        Single::Avx512Rows => super::avx512::keccak_p1600_rows(a, rounds),
         #[allow(unreachable_patterns)]
         _ => unreachable!("checked by is_available"),
     }
@@ -94,12 +102,14 @@ pub fn best() -> Single {
         Single::Portable => 2,
         Single::Bmi => 3,
         Single::Avx512 => 4,
+        Single::Avx512Rows => 5,
     };
     match BEST.load(Ordering::Relaxed) {
         1 => Single::Reference,
         2 => Single::Portable,
         3 => Single::Bmi,
         4 => Single::Avx512,
+        5 => Single::Avx512Rows,
         _ => {
             let s = PREFERENCE
                 .iter()
@@ -122,6 +132,9 @@ pub(crate) fn dispatch(a: &mut State, rounds: usize) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `best` only returns Avx512 after `single_available()`.
         Single::Avx512 => unsafe { super::avx512::keccak_p1600_single_unchecked(a, rounds) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `best` only returns Avx512Rows after `avx512::available()`.
+        Single::Avx512Rows => unsafe { super::avx512::keccak_p1600_rows_unchecked(a, rounds) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `best` only returns Bmi after detecting BMI1 and BMI2.
         Single::Bmi => unsafe { bmi::keccak_p1600_bmi(a, rounds) },
