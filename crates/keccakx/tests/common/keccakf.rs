@@ -125,7 +125,7 @@ pub fn parse(file: &str, text: &str, width: usize) -> IntermediateValues {
                 .split_once('=')
                 .unwrap_or_else(|| panic!("{ctx}: bad rho line"));
             let idx: Vec<usize> = lhs
-                .split(|c| c == '[' || c == ']')
+                .split(['[', ']'])
                 .filter(|t| !t.trim().is_empty())
                 .map(|t| {
                     t.trim()
