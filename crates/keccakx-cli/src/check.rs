@@ -506,6 +506,40 @@ mod tests {
     }
 
     #[test]
+    fn random_lines_never_panic() {
+        // A small xorshift generator: deterministic, no dependency.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let alphabet = b"0123456789abcdefABCDEF \\t*()=\\nrSHA3-256KT128Keccak[r,c]x\x00\xff";
+        for (name, given) in [("sha3-256", false), ("shake128", true), ("kmac128", true)] {
+            let reg = if name == "kmac128" {
+                Params {
+                    key: Some(b"k".to_vec()),
+                    ..Params::default()
+                }
+            } else {
+                Params::default()
+            };
+            let c = ctx(name, given, reg);
+            let mut p = Parser { bsd_reversed: -1 };
+            for _ in 0..20_000 {
+                let len = (next() % 90) as usize;
+                let line: Vec<u8> = (0..len)
+                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                    .collect();
+                if let Some(e) = p.parse(&line, &c) {
+                    assert!(c.fits(e.info, e.expected.len() * 2));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn explicit_algorithm_and_length() {
         let c = ctx(
             "shake128",

@@ -33,8 +33,8 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
     /// Worker threads: files hashed in parallel and the library's multi-core
-    /// paths (0 or unset: all cores).
-    #[arg(long, value_name = "N", global = true, help_heading = "Engine")]
+    /// paths (0 or unset: all cores; at most 1024).
+    #[arg(long, value_name = "N", global = true, help_heading = "Engine", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
     /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
@@ -239,6 +239,14 @@ pub struct SumArgs {
     /// stays bounded either way; mapping is usually faster).
     #[arg(long = "no-mmap", help_heading = "Input")]
     pub no_mmap: bool,
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= 1024 => Ok(n),
+        Ok(_) => Err("at most 1024 threads".into()),
+        Err(_) => Err(format!("'{s}' is not a thread count")),
+    }
 }
 
 fn parse_length(s: &str) -> Result<usize, String> {

@@ -799,6 +799,7 @@ fn invalid_arguments_exit_2_without_panic() {
         &["sum", "-b", "-t", "f"],
         &["sum", "--engine", "bogus", "f"],
         &["sum", "--threads", "x", "f"],
+        &["sum", "--threads", "100000", "f"],
         &["sum", "--backend", "tpu", "f"],
         &["sum", "--bogus-flag"],
         &["frobnicate"],
