@@ -118,9 +118,10 @@ def fold4_dp():
          "    output reg  [319:0]  ce,       // c with the block's parities\n"
          "    output reg  [79:0]   par       // column parities of the 16 new slices\n"
          ");\n"]
-    o.append(regs("a", 25))       # p lanes (with block)
-    o.append(regs("m", 25))       # lanes with window replaced
-    o.append("    reg [63:0] k0, k1, k2, k3, k4, yw;\n")
+    o.append("    // p lanes with the block; only the 16 bits under each window are read\n"
+             "    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("a", 25) +
+             "    /* verilator lint_on UNUSEDSIGNAL */\n")
+    o.append("    reg [63:0] k0, k1, k2, k3, k4;\n")
     o.append("    // each cycle uses only the D bits under the five windows of its column\n")
     o.append("    /* verilator lint_off UNUSEDSIGNAL */\n    reg [63:0] d0, d1, d2, d3, d4;\n"
              "    /* verilator lint_on UNUSEDSIGNAL */\n")
@@ -154,20 +155,30 @@ def fold4_dp():
             o.append(f"        y{l} = {e};\n")
     o.append("        par = {" + ", ".join(
         " ^ ".join(f"y{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
-    # window replaced by the new slices, then turn by 16 (16 - r in the last cycle)
-    for i in range(25):
-        r = RHO[i]
-        w = (64 - r) % 64
-        mask = ((0xFFFF << w) | (0xFFFF >> (64 - w))) & (2**64 - 1)
-        o.append(f"        yw = {{48'd0, y{i}}};\n")
-        o.append(f"        m{i} = (a{i} & 64'h{(~mask) & (2**64 - 1):016x}) | {rotl('yw', w)};\n")
+    # Next state, bit by bit: the window gets the new slices, then the lane
+    # turns by 16 (16 - r in the last cycle of a round). The block is XORed
+    # only on the turn-by-16 path (absorb never falls in a last cycle), so
+    # each state bit stays one small function of its own sources.
     lanes = []
     for i in reversed(range(25)):
         r = RHO[i]
-        if r == 0:
-            lanes.append(rotr(f"m{i}", 16))
-        else:
-            lanes.append(f"(lastk ? {rotr(f'm{i}', 16 - r)} : {rotr(f'm{i}', 16)})")
+        w = (64 - r) % 64
+        bits = []
+        for j in reversed(range(64)):
+            def src(q, with_blk):
+                q %= 64
+                if (q - w) % 64 < 16:
+                    return f"y{i}[{(q - w) % 64}]"
+                e = f"p[{64 * i + q}]"
+                if with_blk and i < 21:
+                    e = f"(p[{64 * i + q}] ^ (absorb & blk[{64 * i + q}]))"
+                return e
+            normal = src(j + 16, True)
+            if r == 0:
+                bits.append(normal)
+            else:
+                bits.append(f"(lastk ? {src(j + 16 - r, False)} : {normal})")
+        lanes.append("{" + ", ".join(bits) + "}")
     o.append("        pn = {\n" + ",\n".join(f"            {e}" for e in lanes) + "};\n")
     o.append("    end\nendmodule\n")
     return "".join(o)
