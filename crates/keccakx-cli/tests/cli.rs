@@ -597,6 +597,18 @@ fn failing_files_are_reported_and_the_rest_hashed() {
         assert!(String::from_utf8_lossy(&o.stdout).ends_with("  ok1\n"));
     }
     let _ = std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o600));
+    // A read error after a successful open: /proc/self/mem at offset 0 (EIO).
+    if Path::new("/proc/self/mem").exists() {
+        for extra in ["--no-mmap", "--threads=1"] {
+            let o = run_in(&dir, &args(&["sum", extra, "/proc/self/mem", "ok1"]), b"");
+            assert_eq!(code(&o), 1);
+            assert_eq!(
+                String::from_utf8_lossy(&o.stderr),
+                "keccakx: /proc/self/mem: Input/output error\n"
+            );
+            assert!(String::from_utf8_lossy(&o.stdout).ends_with("  ok1\n"));
+        }
+    }
     // A name with a newline still gives a one-line diagnostic.
     let o = run_in(&dir, &[os("sum"), OsStr::from_bytes(b"x\ny")], b"");
     assert_eq!(
