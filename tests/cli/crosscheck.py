@@ -8,13 +8,17 @@ is compared with:
 
 * Python's hashlib: SHA3-224/256/384/512, SHAKE128/256;
 * pycryptodome: Keccak-224/256/384/512, cSHAKE128/256, KMAC128/256,
-  TupleHash128/256, TurboSHAKE128/256, KangarooTwelve (KT128), KT256 when the
-  installed version has it;
+  TupleHash128/256, TurboSHAKE128/256, KangarooTwelve (KT128);
+* functions pycryptodome lacks, built by their definitions from its cSHAKE
+  with a function name (its internal `_new`; skipped if absent), TurboSHAKE
+  and hashlib's SHAKE: KMACXOF128/256, TupleHashXOF128/256,
+  ParallelHash128/256 and their XOFs, KT128 and KT256 (RFC 9861), and cSHAKE
+  with N = "KMAC" against pycryptodome's KMAC;
 * raw `-a keccak` parameter sets that equal one of the above;
 * tree mode LI: the project's independent Python reference tests/tree_li_ref.py.
 
-What a library lacks (e.g. KMACXOF, ParallelHash: pycryptodome has neither)
-is listed as not cross-checked. Exit status 1 on any mismatch.
+Anything that cannot be checked with the installed versions is listed.
+Exit status 1 on any mismatch.
 
 Usage: crosscheck.py [--bin PATH] [--seed N] [--quick]
 """
@@ -31,6 +35,55 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+
+def left_encode(x):
+    b = x.to_bytes(max(1, (x.bit_length() + 7) // 8), "big")
+    return bytes([len(b)]) + b
+
+
+def right_encode(x):
+    b = x.to_bytes(max(1, (x.bit_length() + 7) // 8), "big")
+    return b + bytes([len(b)])
+
+
+def bytepad(x, w):
+    z = left_encode(w) + x
+    return z + b"\0" * (-len(z) % w)
+
+
+def cshake_n(module, data, n_bytes, function, custom):
+    """cSHAKE with a function name N through pycryptodome's internal
+    constructor (its public one fixes N = ""); None if it is not there."""
+    new = getattr(module, "_new", None)
+    if new is None:
+        return None
+    return new(data, custom, function).read(n_bytes)
+
+
+def kt_ref(turboshake, cv_len, data, custom, n):
+    """RFC 9861 §3 (KT128 / KT256) built on TurboSHAKE (pycryptodome)."""
+    def length_encode(x):
+        b = x.to_bytes((x.bit_length() + 7) // 8, "big") if x else b""
+        return b + bytes([len(b)])
+
+    s = data + custom + length_encode(len(custom))
+    if len(s) <= 8192:
+        return turboshake.new(domain=0x07, data=s).read(n)
+    chunks = [s[i : i + 8192] for i in range(0, len(s), 8192)]
+    node = chunks[0] + b"\x03" + b"\0" * 7
+    node += b"".join(turboshake.new(domain=0x0B, data=x).read(cv_len) for x in chunks[1:])
+    node += length_encode(len(chunks) - 1) + b"\xff\xff"
+    return turboshake.new(domain=0x06, data=node).read(n)
+
+
+def parallelhash_ref(cs, shake, cv_len, data, block, n, custom, xof):
+    """SP 800-185 §6.3, built from cSHAKE (pycryptodome) and SHAKE (hashlib):
+    the inner cSHAKE(X_i, 2c, "", "") is SHAKE(X_i)."""
+    blocks = [data[i : i + block] for i in range(0, len(data), block)]
+    z = left_encode(block) + b"".join(shake(x).digest(cv_len) for x in blocks)
+    z += right_encode(len(blocks)) + right_encode(0 if xof else n * 8)
+    return cshake_n(cs, z, n, b"ParallelHash", custom)
 
 
 def default_bin():
@@ -151,7 +204,28 @@ def main():
                 for s, n in ((b"Email Signature", 32), (b"", 100), (b"x" * 200, 7)):
                     args = ["-a", cli, "-l", str(n)] + (["--customization", s.decode()] if s else [])
                     c.check("%s S=%r -l %d" % (cli, s[:16], n), args, lambda d, m=m, s=s, n=n: m.new(data=d, custom=s).read(n), cli)
-        skipped.append("cSHAKE with a function name N (pycryptodome does not expose N)")
+        # cSHAKE with a function name N: KMAC is cSHAKE with N = "KMAC" over
+        # bytepad(encode_string(K), rate) || X || right_encode(L) (SP 800-185 §4.3).
+        kmac = have("KMAC128")
+        if kmac:
+            key = b"function-name key"
+            prefix = bytepad(left_encode(len(key) * 8) + key, 168)
+            n = 40
+            kfiles, kdatas = [], []
+            for f, d in zip(files, datas):
+                if len(d) <= 20000:
+                    kf = f + ".kmac-input"
+                    with open(kf, "wb") as fh:
+                        fh.write(prefix + d + right_encode(n * 8))
+                    kfiles.append(kf)
+                    kdatas.append(d)
+            got = c.cli(["-a", "cshake128", "--function-name", "KMAC", "--customization", "app", "-l", str(n)], kfiles)
+            c.algorithms.add("cshake128")
+            for kf, d, g in zip(kfiles, kdatas, got):
+                c.compared += 1
+                want = kmac.new(key=key, data=d, mac_len=n, custom=b"app").digest()
+                if g != want:
+                    c.failures.append("cshake128 N=KMAC: %s differs" % os.path.basename(kf))
 
         for name, cli in (("KMAC128", "kmac128"), ("KMAC256", "kmac256")):
             m = have(name)
@@ -166,7 +240,17 @@ def main():
                 args = ["-a", cli, "--key-hex", key.hex()]
                 dl = 32 if cli == "kmac128" else 64
                 c.check("%s --key-hex" % cli, args, lambda d, m=m, dl=dl: m.new(key=key, data=d, mac_len=dl).digest(), cli)
-        skipped.append("KMACXOF128/256 (pycryptodome has no KMACXOF)")
+        # KMACXOF: cSHAKE(N = "KMAC") ending in right_encode(0).
+        for name, cli, rate in (("cSHAKE128", "kmacxof128", 168), ("cSHAKE256", "kmacxof256", 136)):
+            cs = have(name)
+            key = bytes(range(32))
+            if cs and cshake_n(cs, b"", 1, b"KMAC", b"") is not None:
+                for s_, n in ((b"", 32), (b"xof app", 100)):
+                    args = ["-a", cli, "--key-hex", key.hex(), "-l", str(n)] + (["--customization", s_.decode()] if s_ else [])
+                    ref = lambda d, cs=cs, s_=s_, n=n, rate=rate: cshake_n(cs, bytepad(left_encode(256) + key, rate) + d + right_encode(0), n, b"KMAC", s_)
+                    c.check("%s S=%r -l %d" % (cli, s_, n), args, ref, cli)
+            else:
+                skipped.append("%s (this pycryptodome has no cSHAKE with a function name)" % cli)
 
         for name, cli in (("TupleHash128", "tuplehash128"), ("TupleHash256", "tuplehash256")):
             m = have(name)
@@ -180,8 +264,28 @@ def main():
                         return h.digest()
 
                     c.check("%s S=%r -l %d" % (cli, s, n), args, ref, cli)
-        skipped.append("TupleHashXOF128/256 (pycryptodome has no TupleHashXOF)")
-        skipped.append("ParallelHash128/256 and XOF (pycryptodome has no ParallelHash)")
+        # TupleHashXOF: cSHAKE(N = "TupleHash") over encode_string(X) || right_encode(0).
+        for name, cli in (("cSHAKE128", "tuplehashxof128"), ("cSHAKE256", "tuplehashxof256")):
+            cs = have(name)
+            if cs and cshake_n(cs, b"", 1, b"TupleHash", b"") is not None:
+                for s_, n in ((b"", 32), (b"T", 77)):
+                    args = ["-a", cli, "-l", str(n)] + (["--customization", s_.decode()] if s_ else [])
+                    ref = lambda d, cs=cs, s_=s_, n=n: cshake_n(cs, left_encode(len(d) * 8) + d + right_encode(0), n, b"TupleHash", s_)
+                    c.check("%s S=%r -l %d" % (cli, s_, n), args, ref, cli)
+            else:
+                skipped.append("%s (this pycryptodome has no cSHAKE with a function name)" % cli)
+        # ParallelHash and ParallelHashXOF from cSHAKE and hashlib's SHAKE.
+        for name, bits, shake, cv in (("cSHAKE128", 128, hashlib.shake_128, 32), ("cSHAKE256", 256, hashlib.shake_256, 64)):
+            cs = have(name)
+            if not (cs and cshake_n(cs, b"", 1, b"ParallelHash", b"") is not None):
+                skipped.append("ParallelHash%d (this pycryptodome has no cSHAKE with a function name)" % bits)
+                continue
+            for xof in (False, True):
+                cli = "parallelhash%s%d" % ("xof" if xof else "", bits)
+                for block, s_, n in ((8192, b"", 32), (1000, b"Parallel Data", 64), (1, b"", 20)):
+                    args = ["-a", cli, "--block-size", str(block), "-l", str(n)] + (["--customization", s_.decode()] if s_ else [])
+                    ref = lambda d, cs=cs, shake=shake, cv=cv, block=block, s_=s_, n=n, xof=xof: parallelhash_ref(cs, shake, cv, d, block, n, s_, xof)
+                    c.check("%s B=%d S=%r -l %d" % (cli, block, s_, n), args, ref, cli, max_size=None if block > 1 else 9000)
 
         for name, cli, rate in (("TurboSHAKE128", "turboshake128", 1344), ("TurboSHAKE256", "turboshake256", 1088)):
             m = have(name)
@@ -198,11 +302,14 @@ def main():
             for s, n in ((b"", 32), (b"abc", 64), (b"", 1000)):
                 args = ["-a", "kt128", "-l", str(n)] + (["--customization", s.decode()] if s else [])
                 c.check("kt128 C=%r -l %d" % (s, n), args, lambda d, m=m, s=s, n=n: m.new(data=d, custom=s).read(n), "kt128")
-        m = have("KT256")
-        if m:
-            for s, n in ((b"", 64), (b"abc", 32)):
-                args = ["-a", "kt256", "-l", str(n)] + (["--customization", s.decode()] if s else [])
-                c.check("kt256 C=%r -l %d" % (s, n), args, lambda d, m=m, s=s, n=n: m.new(data=d, custom=s).read(n), "kt256")
+        # KT128 and KT256 from TurboSHAKE by RFC 9861's definition as well.
+        for name, cli, cv in (("TurboSHAKE128", "kt128", 32), ("TurboSHAKE256", "kt256", 64)):
+            ts = have(name)
+            if ts:
+                for s_, n in ((b"", cv), (b"custom", 40)):
+                    args = ["-a", cli, "-l", str(n)] + (["--customization", s_.decode()] if s_ else [])
+                    ref = lambda d, ts=ts, cv=cv, s_=s_, n=n: kt_ref(ts, cv, d, s_, n)
+                    c.check("%s (from TurboSHAKE) C=%r -l %d" % (cli, s_, n), args, ref, cli)
 
         # --- tree mode LI against the independent Python reference ---------
         import tree_li_ref as ref
