@@ -35,6 +35,29 @@ pub fn hash_many(
     messages: &[&[u8]],
     out_len: usize,
 ) -> Result<Vec<u8>> {
+    let n = messages
+        .len()
+        .checked_mul(out_len)
+        .ok_or(Error::InvalidParameter("batch output too large"))?;
+    let mut out = vec![0u8; n];
+    hash_many_into(name, params, messages, out_len, &mut out)?;
+    Ok(out)
+}
+
+/// [`hash_many`] into a caller's buffer (reused across calls, no
+/// allocation on the lane path); `out.len()` must be `messages.len() * out_len`.
+pub fn hash_many_into(
+    name: &str,
+    params: &Params,
+    messages: &[&[u8]],
+    out_len: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    if Some(out.len()) != messages.len().checked_mul(out_len) {
+        return Err(Error::InvalidParameter(
+            "batch output buffer must hold messages × out_len bytes",
+        ));
+    }
     let info = registry::find(name).ok_or(Error::InvalidParameter(
         "unknown algorithm (run `keccakx list` for the names)",
     ))?;
@@ -48,20 +71,15 @@ pub fn hash_many(
     }
     // Validates every parameter, whichever path runs below.
     let proto = Hasher::new(name, &p)?;
-    let n = messages
-        .len()
-        .checked_mul(out_len)
-        .ok_or(Error::InvalidParameter("batch output too large"))?;
-    let mut out = vec![0u8; n];
     if out_len == 0 {
-        return Ok(out);
+        return Ok(());
     }
     if let Some(spec) = lane_spec(info.name, &p)? {
-        engine::hash_many(&spec, messages, out_len, &mut out);
-        return Ok(out);
+        engine::hash_many(&spec, messages, out_len, out);
+        return Ok(());
     }
-    per_message(&proto, messages, out_len, &mut out);
-    Ok(out)
+    per_message(&proto, messages, out_len, out);
+    Ok(())
 }
 
 /// The plain sponge behind `name`, if it is one (see the module doc).

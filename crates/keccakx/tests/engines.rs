@@ -389,6 +389,21 @@ fn batch_equals_one_at_a_time_for_every_function() {
     .unwrap();
     h.update(refs[1]);
     assert_eq!(&got[20..40], &h.finalize()[..]);
+    // Into a caller's buffer: the same bytes; a wrong buffer size is an error.
+    let mut buf = vec![0u8; refs.len() * 32];
+    keccakx::batch::hash_many_into("sha3-256", &Params::default(), &refs, 32, &mut buf).unwrap();
+    assert_eq!(
+        buf,
+        keccakx::batch::hash_many("sha3-256", &Params::default(), &refs, 32).unwrap()
+    );
+    assert!(keccakx::batch::hash_many_into(
+        "sha3-256",
+        &Params::default(),
+        &refs,
+        32,
+        &mut buf[1..]
+    )
+    .is_err());
     // Errors, not panics.
     assert!(keccakx::batch::hash_many("nope", &Params::default(), &refs, 32).is_err());
     assert!(keccakx::batch::hash_many("sha3-256", &Params::default(), &refs, 31).is_err());
