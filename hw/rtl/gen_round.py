@@ -121,7 +121,10 @@ def fold4_dp():
     o.append("    // p lanes with the block; only the 16 bits under each window are read\n"
              "    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("a", 25) +
              "    /* verilator lint_on UNUSEDSIGNAL */\n")
-    o.append("    reg [63:0] k0, k1, k2, k3, k4;\n")
+    o.append("    reg [63:0] k0, k1, k2, k3, k4, yw;\n")
+    o.append("    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("m", 25) +
+             "    /* verilator lint_on UNUSEDSIGNAL */\n")   # lanes with the window replaced (m0 unused: r=0)
+    o.append(regs("n", 25))   # the same with the block (turn-by-16 path)
     o.append("    // each cycle uses only the D bits under the five windows of its column\n")
     o.append("    /* verilator lint_off UNUSEDSIGNAL */\n    reg [63:0] d0, d1, d2, d3, d4;\n"
              "    /* verilator lint_on UNUSEDSIGNAL */\n")
@@ -155,30 +158,31 @@ def fold4_dp():
             o.append(f"        y{l} = {e};\n")
     o.append("        par = {" + ", ".join(
         " ^ ".join(f"y{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
-    # Next state, bit by bit: the window gets the new slices, then the lane
-    # turns by 16 (16 - r in the last cycle of a round). The block is XORed
-    # only on the turn-by-16 path (absorb never falls in a last cycle), so
-    # each state bit stays one small function of its own sources.
+    # Next state: the window gets the new slices, then the lane turns by 16
+    # (16 - r in the last cycle of a round). The block is XORed only on the
+    # turn-by-16 path (absorb never falls in a last cycle), so each state bit
+    # stays one small function of its own sources.
     lanes = []
-    for i in reversed(range(25)):
+    for i in range(25):
         r = RHO[i]
         w = (64 - r) % 64
-        bits = []
-        for j in reversed(range(64)):
-            def src(q, with_blk):
-                q %= 64
-                if (q - w) % 64 < 16:
-                    return f"y{i}[{(q - w) % 64}]"
-                e = f"p[{64 * i + q}]"
-                if with_blk and i < 21:
-                    e = f"(p[{64 * i + q}] ^ (absorb & blk[{64 * i + q}]))"
-                return e
-            normal = src(j + 16, True)
-            if r == 0:
-                bits.append(normal)
-            else:
-                bits.append(f"(lastk ? {src(j + 16 - r, False)} : {normal})")
-        lanes.append("{" + ", ".join(bits) + "}")
+        mask = ((0xFFFF << w) | (0xFFFF >> (64 - w))) & (2**64 - 1)
+        keep = f"64'h{(~mask) & (2**64 - 1):016x}"
+        o.append(f"        yw = {{48'd0, y{i}}};\n")
+        if w:
+            o.append(f"        yw = {rotl('yw', w)};\n")
+        o.append(f"        m{i} = (p[{64 * i + 63}:{64 * i}] & {keep}) | yw;\n")
+        if i < 21:
+            o.append(f"        n{i} = ((p[{64 * i + 63}:{64 * i}] ^ ({{64{{absorb}}}} & "
+                     f"blk[{64 * i + 63}:{64 * i}])) & {keep}) | yw;\n")
+        else:
+            o.append(f"        n{i} = m{i};\n")
+    for i in reversed(range(25)):
+        r = RHO[i]
+        if r == 0:
+            lanes.append(rotr(f"n{i}", 16))
+        else:
+            lanes.append(f"(lastk ? {rotr(f'm{i}', 16 - r)} : {rotr(f'n{i}', 16)})")
     o.append("        pn = {\n" + ",\n".join(f"            {e}" for e in lanes) + "};\n")
     o.append("    end\nendmodule\n")
     return "".join(o)
