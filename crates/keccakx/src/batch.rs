@@ -5,8 +5,8 @@
 //! Functions that are one plain width-1600 sponge (SHA3-*, SHAKE*,
 //! Keccak-*, TurboSHAKE*, raw Keccak[r, c] with b = 1600 and a byte rate)
 //! run on the multi-lane engine (SIMD lanes, then cores). The others
-//! (cSHAKE, KMAC, TupleHash, ParallelHash, KT) hash message by message,
-//! messages spread over threads.
+//! (cSHAKE, KMAC, TupleHash, ParallelHash, KT, tree LI) hash message by
+//! message, messages spread over threads.
 //!
 //! ```
 //! use keccakx::{batch, registry::Params};

@@ -11,6 +11,7 @@ use crate::sp800_185::{
     TupleHash256,
 };
 use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
+use crate::tree_li::{TreeLi, TreeLiParams};
 
 /// What parameters a function takes (for `list` and validation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,9 @@ pub enum Param {
     Domain,
     /// `--rate/--capacity/--width/--rounds/--suffix`: raw Keccak[r, c].
     Sponge,
+    /// `--degree/--height/--prefix`: tree LI's D, H and P (tree LI also
+    /// takes `--rate/--capacity` for its Keccak[r, c], width 1600).
+    Tree,
 }
 
 /// One entry of the table.
@@ -42,6 +46,15 @@ pub struct AlgorithmInfo {
     pub default_len: usize,
     /// Whether the output length can be chosen.
     pub variable_len: bool,
+    /// Whether it is an extendable-output function: the output length is
+    /// not bound into the result (any prefix of a longer output is the
+    /// shorter output). SHAKE, cSHAKE, KMACXOF, TupleHashXOF,
+    /// ParallelHashXOF, TurboSHAKE, KT, raw Keccak and tree LI; not KMAC,
+    /// TupleHash and ParallelHash, which bind the length L.
+    pub xof: bool,
+    /// Rate (block size) in bytes where it is fixed; `None` where the
+    /// parameters choose it (raw Keccak, tree LI): see [`Hasher::rate_bytes`].
+    pub rate_bytes: Option<usize>,
     /// Parameters accepted.
     pub params: &'static [Param],
     /// Where it is specified.
@@ -50,42 +63,57 @@ pub struct AlgorithmInfo {
 
 use Param::*;
 
+/// `info!(name, display, default_len, variable_len, xof, rate, [params], spec)`
 macro_rules! info {
-    ($name:expr, $display:expr, $len:expr, $var:expr, [$($p:expr),*], $spec:expr) => {
-        AlgorithmInfo { name: $name, display: $display, default_len: $len, variable_len: $var, params: &[$($p),*], spec: $spec }
+    ($name:expr, $display:expr, $len:expr, $var:expr, $xof:expr, $rate:expr, [$($p:expr),*], $spec:expr) => {
+        AlgorithmInfo {
+            name: $name,
+            display: $display,
+            default_len: $len,
+            variable_len: $var,
+            xof: $xof,
+            rate_bytes: $rate,
+            params: &[$($p),*],
+            spec: $spec,
+        }
     };
 }
 
+const XOF: bool = true;
+const FIXED: bool = false;
+
+#[rustfmt::skip]
 static TABLE: &[AlgorithmInfo] = &[
-    info!("sha3-224", "SHA3-224", 28, false, [], "FIPS 202"),
-    info!("sha3-256", "SHA3-256", 32, false, [], "FIPS 202"),
-    info!("sha3-384", "SHA3-384", 48, false, [], "FIPS 202"),
-    info!("sha3-512", "SHA3-512", 64, false, [], "FIPS 202"),
-    info!("shake128", "SHAKE128", 32, true, [Length], "FIPS 202"),
-    info!("shake256", "SHAKE256", 64, true, [Length], "FIPS 202"),
-    info!("keccak-224", "Keccak-224", 28, false, [], "Keccak submission v3 (pad 0x01)"),
-    info!("keccak-256", "Keccak-256", 32, false, [], "Keccak submission v3 (pad 0x01; Ethereum)"),
-    info!("keccak-384", "Keccak-384", 48, false, [], "Keccak submission v3 (pad 0x01)"),
-    info!("keccak-512", "Keccak-512", 64, false, [], "Keccak submission v3 (pad 0x01)"),
-    info!("cshake128", "cSHAKE128", 32, true, [Length, FunctionName, Customization], "SP 800-185"),
-    info!("cshake256", "cSHAKE256", 64, true, [Length, FunctionName, Customization], "SP 800-185"),
-    info!("kmac128", "KMAC128", 32, true, [Length, Key, Customization], "SP 800-185"),
-    info!("kmac256", "KMAC256", 64, true, [Length, Key, Customization], "SP 800-185"),
-    info!("kmacxof128", "KMACXOF128", 32, true, [Length, Key, Customization], "SP 800-185"),
-    info!("kmacxof256", "KMACXOF256", 64, true, [Length, Key, Customization], "SP 800-185"),
-    info!("tuplehash128", "TupleHash128", 32, true, [Length, Customization], "SP 800-185"),
-    info!("tuplehash256", "TupleHash256", 64, true, [Length, Customization], "SP 800-185"),
-    info!("tuplehashxof128", "TupleHashXOF128", 32, true, [Length, Customization], "SP 800-185"),
-    info!("tuplehashxof256", "TupleHashXOF256", 64, true, [Length, Customization], "SP 800-185"),
-    info!("parallelhash128", "ParallelHash128", 32, true, [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhash256", "ParallelHash256", 64, true, [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhashxof128", "ParallelHashXOF128", 32, true, [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhashxof256", "ParallelHashXOF256", 64, true, [Length, BlockSize, Customization], "SP 800-185"),
-    info!("turboshake128", "TurboSHAKE128", 32, true, [Length, Domain], "RFC 9861"),
-    info!("turboshake256", "TurboSHAKE256", 64, true, [Length, Domain], "RFC 9861"),
-    info!("kt128", "KT128", 32, true, [Length, Customization], "RFC 9861 (KangarooTwelve)"),
-    info!("kt256", "KT256", 64, true, [Length, Customization], "RFC 9861"),
-    info!("keccak", "Keccak[r,c]", 32, true, [Length, Sponge], "Keccak reference v3: any width, rate, rounds, suffix"),
+    info!("sha3-224", "SHA3-224", 28, false, FIXED, Some(144), [], "FIPS 202"),
+    info!("sha3-256", "SHA3-256", 32, false, FIXED, Some(136), [], "FIPS 202"),
+    info!("sha3-384", "SHA3-384", 48, false, FIXED, Some(104), [], "FIPS 202"),
+    info!("sha3-512", "SHA3-512", 64, false, FIXED, Some(72), [], "FIPS 202"),
+    info!("shake128", "SHAKE128", 32, true, XOF, Some(168), [Length], "FIPS 202"),
+    info!("shake256", "SHAKE256", 64, true, XOF, Some(136), [Length], "FIPS 202"),
+    info!("keccak-224", "Keccak-224", 28, false, FIXED, Some(144), [], "Keccak submission v3 (pad 0x01)"),
+    info!("keccak-256", "Keccak-256", 32, false, FIXED, Some(136), [], "Keccak submission v3 (pad 0x01; Ethereum)"),
+    info!("keccak-384", "Keccak-384", 48, false, FIXED, Some(104), [], "Keccak submission v3 (pad 0x01)"),
+    info!("keccak-512", "Keccak-512", 64, false, FIXED, Some(72), [], "Keccak submission v3 (pad 0x01)"),
+    info!("cshake128", "cSHAKE128", 32, true, XOF, Some(168), [Length, FunctionName, Customization], "SP 800-185"),
+    info!("cshake256", "cSHAKE256", 64, true, XOF, Some(136), [Length, FunctionName, Customization], "SP 800-185"),
+    info!("kmac128", "KMAC128", 32, true, FIXED, Some(168), [Length, Key, Customization], "SP 800-185"),
+    info!("kmac256", "KMAC256", 64, true, FIXED, Some(136), [Length, Key, Customization], "SP 800-185"),
+    info!("kmacxof128", "KMACXOF128", 32, true, XOF, Some(168), [Length, Key, Customization], "SP 800-185"),
+    info!("kmacxof256", "KMACXOF256", 64, true, XOF, Some(136), [Length, Key, Customization], "SP 800-185"),
+    info!("tuplehash128", "TupleHash128", 32, true, FIXED, Some(168), [Length, Customization], "SP 800-185"),
+    info!("tuplehash256", "TupleHash256", 64, true, FIXED, Some(136), [Length, Customization], "SP 800-185"),
+    info!("tuplehashxof128", "TupleHashXOF128", 32, true, XOF, Some(168), [Length, Customization], "SP 800-185"),
+    info!("tuplehashxof256", "TupleHashXOF256", 64, true, XOF, Some(136), [Length, Customization], "SP 800-185"),
+    info!("parallelhash128", "ParallelHash128", 32, true, FIXED, Some(168), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhash256", "ParallelHash256", 64, true, FIXED, Some(136), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhashxof128", "ParallelHashXOF128", 32, true, XOF, Some(168), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhashxof256", "ParallelHashXOF256", 64, true, XOF, Some(136), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("turboshake128", "TurboSHAKE128", 32, true, XOF, Some(168), [Length, Domain], "RFC 9861"),
+    info!("turboshake256", "TurboSHAKE256", 64, true, XOF, Some(136), [Length, Domain], "RFC 9861"),
+    info!("kt128", "KT128", 32, true, XOF, Some(168), [Length, Customization], "RFC 9861 (KangarooTwelve)"),
+    info!("kt256", "KT256", 64, true, XOF, Some(136), [Length, Customization], "RFC 9861"),
+    info!("keccak", "Keccak[r,c]", 32, true, XOF, None, [Length, Sponge], "Keccak reference v3: any width, rate, rounds, suffix"),
+    info!("tree-li", "TreeLI", 32, true, XOF, None, [Length, BlockSize, Tree], "tree mode LI, docs/tree-li.md"),
 ];
 
 /// Every algorithm, in `keccakx list` order.
@@ -97,7 +125,10 @@ pub fn list() -> &'static [AlgorithmInfo] {
 /// `sha3_256`, `SHA3-256`, `keccak256` all work).
 pub fn find(name: &str) -> Option<&'static AlgorithmInfo> {
     let norm = |s: &str| -> Vec<u8> {
-        s.bytes().filter(|b| *b != b'-' && *b != b'_').map(|b| b.to_ascii_lowercase()).collect()
+        s.bytes()
+            .filter(|b| *b != b'-' && *b != b'_')
+            .map(|b| b.to_ascii_lowercase())
+            .collect()
     };
     let n = norm(name);
     TABLE.iter().find(|a| norm(a.name) == n)
@@ -111,18 +142,51 @@ pub struct Params {
     pub customization: Vec<u8>,
     pub function_name: Vec<u8>,
     pub key: Option<Vec<u8>>,
+    /// ParallelHash's B (default 8192); tree LI's leaf block size B (default
+    /// one rate block).
     pub block_size: Option<usize>,
     pub domain: Option<u8>,
     /// Raw Keccak[r, c]: width in bits (default r + c or 1600).
     pub width: Option<usize>,
-    /// Raw Keccak[r, c]: rate in bits.
+    /// Raw Keccak[r, c] and tree LI: rate in bits (tree LI: a multiple of 8,
+    /// r + c = 1600; default 1088).
     pub rate: Option<usize>,
-    /// Raw Keccak[r, c]: capacity in bits.
+    /// Raw Keccak[r, c] and tree LI: capacity in bits (tree LI: default 512).
     pub capacity: Option<usize>,
     /// Raw Keccak[r, c]: rounds (default: full 12 + 2ℓ).
     pub rounds: Option<usize>,
     /// Raw Keccak[r, c]: delimited suffix byte (default 0x01, no suffix).
     pub suffix: Option<u8>,
+    /// Tree LI: degree D, 1..=255 (default 4).
+    pub degree: Option<usize>,
+    /// Tree LI: height H, 0..=16 with D^H <= 65536 (default 4).
+    pub height: Option<usize>,
+    /// Tree LI: prefix P (key or salt), at most 255 bytes (default none).
+    pub prefix: Option<Vec<u8>>,
+}
+
+impl Params {
+    /// The tree-LI parameters these stand for (unset fields: the defaults
+    /// of [`TreeLiParams::default`]); validated.
+    pub fn tree_li(&self) -> Result<TreeLiParams> {
+        let d = TreeLiParams::default();
+        let (rate_bits, capacity_bits) = match (self.rate, self.capacity) {
+            (Some(r), Some(c)) => (r, c),
+            (Some(r), None) => (r, 1600usize.saturating_sub(r)),
+            (None, Some(c)) => (1600usize.saturating_sub(c), c),
+            (None, None) => (d.rate_bits, d.capacity_bits),
+        };
+        let t = TreeLiParams {
+            degree: self.degree.unwrap_or(d.degree),
+            height: self.height.unwrap_or(d.height),
+            block_size: self.block_size,
+            rate_bits,
+            capacity_bits,
+            prefix: self.prefix.clone().unwrap_or_default(),
+        };
+        t.validate()?;
+        Ok(t)
+    }
 }
 
 #[derive(Clone)]
@@ -140,6 +204,7 @@ enum Inner {
     Turbo256(TurboShake256),
     Kt128(Kt128),
     Kt256(Kt256),
+    Tree(TreeLi),
 }
 
 /// A hasher for any function of the table, chosen at run time.
@@ -147,19 +212,62 @@ enum Inner {
 pub struct Hasher {
     info: &'static AlgorithmInfo,
     out_len: usize,
+    /// Rate in bytes (hashlib's `block_size`).
+    rate_bytes: usize,
     inner: Inner,
 }
 
 fn unsupported(p: Param) -> Error {
     Error::InvalidParameter(match p {
+        Tree => "--degree, --height and --prefix are tree-li parameters",
         Length => "this algorithm has a fixed output length; --length is not accepted",
         Customization => "this algorithm takes no customization string",
         FunctionName => "this algorithm takes no function name",
         Key => "this algorithm takes no key",
         BlockSize => "this algorithm takes no block size",
         Domain => "this algorithm takes no domain byte",
-        Sponge => "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix",
+        Sponge => {
+            "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix"
+        }
     })
+}
+
+/// The message for a parameter tree LI does not take.
+fn tree_rejects(p: &Params) -> Option<&'static str> {
+    let rejects = [
+        (
+            !p.customization.is_empty(),
+            "tree-LI takes no --customization",
+        ),
+        (
+            !p.function_name.is_empty(),
+            "tree-LI takes no --function-name",
+        ),
+        (
+            p.key.is_some(),
+            "tree-LI takes no --key-hex/--key-file (use --prefix for a key)",
+        ),
+        (p.domain.is_some(), "tree-LI takes no --domain"),
+        (
+            p.width.is_some(),
+            "tree-LI takes no --width (tree-LI uses Keccak-f[1600])",
+        ),
+        (p.rounds.is_some(), "tree-LI takes no --rounds"),
+        (p.suffix.is_some(), "tree-LI takes no --suffix"),
+    ];
+    rejects.iter().find(|(set, _)| *set).map(|(_, m)| *m)
+}
+
+impl AlgorithmInfo {
+    /// Whether it takes parameter `p`.
+    pub fn accepts(&self, p: Param) -> bool {
+        self.params.contains(&p)
+    }
+
+    /// Whether it takes `rate`/`capacity` (raw Keccak and tree LI).
+    pub fn accepts_rate(&self) -> bool {
+        self.accepts(Sponge) || self.accepts(Tree)
+    }
 }
 
 impl Hasher {
@@ -169,8 +277,20 @@ impl Hasher {
             "unknown algorithm (run `keccakx list` for the names)",
         ))?;
         let accepts = |p: Param| info.params.contains(&p);
+        if accepts(Tree) {
+            if let Some(msg) = tree_rejects(params) {
+                return Err(Error::InvalidParameter(msg));
+            }
+        }
         let given = [
-            (Length, params.length.is_some() && params.length != Some(info.default_len)),
+            (
+                Tree,
+                params.degree.is_some() || params.height.is_some() || params.prefix.is_some(),
+            ),
+            (
+                Length,
+                params.length.is_some() && params.length != Some(info.default_len),
+            ),
             (Customization, !params.customization.is_empty()),
             (FunctionName, !params.function_name.is_empty()),
             (Key, params.key.is_some()),
@@ -179,10 +299,10 @@ impl Hasher {
             (
                 Sponge,
                 params.width.is_some()
-                    || params.rate.is_some()
-                    || params.capacity.is_some()
                     || params.rounds.is_some()
-                    || params.suffix.is_some(),
+                    || params.suffix.is_some()
+                    // tree LI takes a rate and capacity too (width 1600).
+                    || ((params.rate.is_some() || params.capacity.is_some()) && !accepts(Tree)),
             ),
         ];
         for (p, set) in given {
@@ -196,7 +316,9 @@ impl Hasher {
         };
         let cust = &params.customization[..];
         let key = || -> Result<&[u8]> {
-            params.key.as_deref().ok_or(Error::InvalidParameter("KMAC needs a key (--key or --key-file)"))
+            params.key.as_deref().ok_or(Error::InvalidParameter(
+                "KMAC needs a key (--key or --key-file)",
+            ))
         };
         let block = || params.block_size.unwrap_or(8192);
         let inner = match info.name {
@@ -229,9 +351,30 @@ impl Hasher {
             "kt128" => Inner::Kt128(Kt128::new(cust)),
             "kt256" => Inner::Kt256(Kt256::new(cust)),
             "keccak" => Inner::Sponge(Sponge::new(raw_params(params)?)),
+            "tree-li" => Inner::Tree(TreeLi::new(params.tree_li()?)?),
             _ => unreachable!("every table entry has a constructor"),
         };
-        Ok(Hasher { info, out_len, inner })
+        let rate_bytes = match &inner {
+            Inner::Sponge(s) => s.params().rate_bits() / 8,
+            Inner::Tree(_) => params.tree_li()?.rate_bytes(),
+            _ => info
+                .rate_bytes
+                .expect("every keyed-mode entry has a fixed rate"),
+        };
+        Ok(Hasher {
+            info,
+            out_len,
+            rate_bytes,
+            inner,
+        })
+    }
+
+    /// Rate in bytes of the sponge underneath (hashlib's `block_size`):
+    /// the table's [`AlgorithmInfo::rate_bytes`] where it is fixed, the
+    /// parameters' rate (rounded down to whole bytes) for raw Keccak and
+    /// tree LI.
+    pub fn rate_bytes(&self) -> usize {
+        self.rate_bytes
     }
 
     pub fn info(&self) -> &'static AlgorithmInfo {
@@ -259,6 +402,7 @@ impl Hasher {
             Inner::Turbo256(h) => h.update(data),
             Inner::Kt128(h) => h.update(data),
             Inner::Kt256(h) => h.update(data),
+            Inner::Tree(h) => h.update(data),
         }
     }
 
@@ -281,6 +425,7 @@ impl Hasher {
             Inner::Turbo256(h) => h.finalize_xof(),
             Inner::Kt128(h) => h.finalize_xof(),
             Inner::Kt256(h) => h.finalize_xof(),
+            Inner::Tree(h) => h.finalize_xof(),
         }
     }
 
@@ -295,17 +440,25 @@ fn raw_params(p: &Params) -> Result<SpongeParams> {
     let (rate, width) = match (p.rate, p.capacity, p.width) {
         (Some(r), Some(c), w) => {
             if w.is_some_and(|w| w != r + c) {
-                return Err(Error::InvalidParameter("--rate + --capacity must equal --width"));
+                return Err(Error::InvalidParameter(
+                    "--rate + --capacity must equal --width",
+                ));
             }
             (r, r + c)
         }
         (Some(r), None, w) => (r, w.unwrap_or(1600)),
         (None, Some(c), w) => {
             let w = w.unwrap_or(1600);
-            (w.checked_sub(c).ok_or(Error::InvalidRate { width: w, rate: 0 })?, w)
+            (
+                w.checked_sub(c)
+                    .ok_or(Error::InvalidRate { width: w, rate: 0 })?,
+                w,
+            )
         }
         (None, None, _) => {
-            return Err(Error::InvalidParameter("raw keccak needs --rate and/or --capacity (bits)"))
+            return Err(Error::InvalidParameter(
+                "raw keccak needs --rate and/or --capacity (bits)",
+            ))
         }
     };
     let rounds = match p.rounds {
@@ -351,14 +504,239 @@ mod tests {
         };
         assert_eq!(h("SHA3_256"), crate::fips202::Sha3_256::digest(b"abc"));
         assert_eq!(h("keccak256"), crate::keccak::Keccak256::digest(b"abc"));
-        let mut p = Params { rate: Some(1088), capacity: Some(512), suffix: Some(0x06), ..Default::default() };
+        let mut p = Params {
+            rate: Some(1088),
+            capacity: Some(512),
+            suffix: Some(0x06),
+            ..Default::default()
+        };
         let mut r = Hasher::new("keccak", &p).unwrap();
         r.update(b"abc");
         assert_eq!(r.finalize(), crate::fips202::Sha3_256::digest(b"abc"));
         p.length = Some(7);
-        assert!(Hasher::new("sha3-256", &Params { length: Some(7), ..Default::default() }).is_err());
+        assert!(Hasher::new(
+            "sha3-256",
+            &Params {
+                length: Some(7),
+                ..Default::default()
+            }
+        )
+        .is_err());
         assert!(Hasher::new("kmac128", &Params::default()).is_err());
         assert!(Hasher::new("nope", &Params::default()).is_err());
-        assert!(Hasher::new("keccak", &Params { rate: Some(40), width: Some(1601), ..Default::default() }).is_err());
+        assert!(Hasher::new(
+            "keccak",
+            &Params {
+                rate: Some(40),
+                width: Some(1601),
+                ..Default::default()
+            }
+        )
+        .is_err());
+    }
+
+    fn digest(name: &str, p: &Params, msg: &[u8]) -> Vec<u8> {
+        let mut h = Hasher::new(name, p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        h.update(msg);
+        h.finalize()
+    }
+
+    fn sample_params(a: &AlgorithmInfo) -> Params {
+        let mut p = Params::default();
+        if a.accepts(Key) {
+            p.key = Some(b"key".to_vec());
+        }
+        if a.accepts(Sponge) {
+            p.rate = Some(1088);
+            p.capacity = Some(512);
+        }
+        p
+    }
+
+    #[test]
+    fn xof_flag_matches_behaviour() {
+        // An XOF's short output is a prefix of its long one; a function
+        // that binds L gives unrelated outputs.
+        let msg = [0x5Au8; 300];
+        for a in list() {
+            if !a.variable_len {
+                assert!(!a.xof, "{}", a.name);
+                continue;
+            }
+            let mut p = sample_params(a);
+            p.length = Some(20);
+            let short = digest(a.name, &p, &msg);
+            p.length = Some(40);
+            let long = digest(a.name, &p, &msg);
+            assert_eq!(short == long[..20], a.xof, "{}", a.name);
+        }
+    }
+
+    #[test]
+    fn rate_bytes_of_the_sponges() {
+        for a in list() {
+            let h = Hasher::new(a.name, &sample_params(a)).unwrap();
+            if let Inner::Sponge(s) = &h.inner {
+                assert_eq!(s.params().rate_bits(), h.rate_bytes() * 8, "{}", a.name);
+            }
+            if let Some(r) = a.rate_bytes {
+                assert_eq!(h.rate_bytes(), r, "{}", a.name);
+            }
+        }
+        let raw = Params {
+            width: Some(800),
+            capacity: Some(256),
+            ..Default::default()
+        };
+        assert_eq!(Hasher::new("keccak", &raw).unwrap().rate_bytes(), 68);
+        let tree = Params {
+            capacity: Some(576),
+            ..Default::default()
+        };
+        assert_eq!(Hasher::new("tree-li", &tree).unwrap().rate_bytes(), 128);
+        assert_eq!(
+            Hasher::new("tree-li", &Params::default())
+                .unwrap()
+                .rate_bytes(),
+            136
+        );
+    }
+
+    #[test]
+    fn tree_li_matches_the_mode() {
+        let msg: Vec<u8> = (0..20_000u32).map(|i| (i % 251) as u8).collect();
+        let p = Params {
+            length: Some(48),
+            degree: Some(3),
+            height: Some(2),
+            prefix: Some(b"salt".to_vec()),
+            block_size: Some(100),
+            rate: Some(1024),
+            ..Default::default()
+        };
+        let t = TreeLiParams {
+            degree: 3,
+            height: 2,
+            prefix: b"salt".to_vec(),
+            block_size: Some(100),
+            rate_bits: 1024,
+            capacity_bits: 576,
+        };
+        let mut want = vec![0u8; 48];
+        crate::tree_li::tree_li(&t, &msg, &mut want).unwrap();
+        assert_eq!(digest("treeli", &p, &msg), want);
+        let mut want = vec![0u8; 32];
+        crate::tree_li::tree_li(&TreeLiParams::default(), &msg, &mut want).unwrap();
+        assert_eq!(digest("tree_li", &Params::default(), &msg), want);
+        assert_eq!(find("tree-li").unwrap().display, "TreeLI");
+    }
+
+    #[test]
+    fn tree_li_rejects_with_messages() {
+        let err = |name: &str, p: Params| match Hasher::new(name, &p) {
+            Err(e) => alloc::string::ToString::to_string(&e),
+            Ok(_) => panic!("{name} {p:?} accepted"),
+        };
+        assert_eq!(
+            err(
+                "tree-li",
+                Params {
+                    rounds: Some(12),
+                    ..Default::default()
+                }
+            ),
+            "tree-LI takes no --rounds"
+        );
+        assert!(err(
+            "tree-li",
+            Params {
+                width: Some(1600),
+                ..Default::default()
+            }
+        )
+        .contains("--width"));
+        assert!(err(
+            "tree-li",
+            Params {
+                key: Some(vec![1]),
+                ..Default::default()
+            }
+        )
+        .contains("--prefix"));
+        assert!(err(
+            "tree-li",
+            Params {
+                degree: Some(0),
+                ..Default::default()
+            }
+        )
+        .contains("degree"));
+        assert!(err(
+            "tree-li",
+            Params {
+                height: Some(17),
+                ..Default::default()
+            }
+        )
+        .contains("height"));
+        assert!(err(
+            "tree-li",
+            Params {
+                degree: Some(255),
+                height: Some(3),
+                ..Default::default()
+            }
+        )
+        .contains("65536"));
+        assert!(err(
+            "tree-li",
+            Params {
+                rate: Some(1001),
+                ..Default::default()
+            }
+        )
+        .contains("rate"));
+        assert!(err(
+            "tree-li",
+            Params {
+                rate: Some(1088),
+                capacity: Some(256),
+                ..Default::default()
+            }
+        )
+        .contains("1600"));
+        assert!(err(
+            "tree-li",
+            Params {
+                prefix: Some(vec![0; 256]),
+                ..Default::default()
+            }
+        )
+        .contains("255"));
+        assert!(err(
+            "sha3-256",
+            Params {
+                height: Some(2),
+                ..Default::default()
+            }
+        )
+        .contains("tree-li"));
+        assert!(err(
+            "keccak",
+            Params {
+                prefix: Some(vec![]),
+                rate: Some(8),
+                ..Default::default()
+            }
+        )
+        .contains("tree-li"));
+        assert!(err(
+            "shake128",
+            Params {
+                rate: Some(1088),
+                ..Default::default()
+            }
+        )
+        .contains("raw `keccak`"));
     }
 }
