@@ -1,0 +1,31 @@
+# Reproduction of the 2011 GPU Keccak tree-mode paper's Table 1, CPU half
+# (DESIGN.md "Reproductions of the source papers" item 1; issue 5 item 5).
+#   make bench-tree2011                          full run (~2-4 min on 2 cores)
+#   make bench-tree2011 TREE2011_ARGS=--quick    smoke test
+# bench/tree2011 is a standalone cargo project (its own [workspace]); it writes
+# bench/results/tree2011-<date>.json, then plot.py draws the .png and the .md
+# tables next to it. Not part of `make test`. GPU columns: docs/gpu.md.
+
+BENCH_TARGETS += bench-tree2011
+TREE2011_ARGS ?=
+TREE2011_JSON ?= bench/results/tree2011-$(shell date -u +%F).json
+TREE2011_TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/bench/tree2011/target)
+
+.PHONY: bench-tree2011 bench-tree2011-deps
+
+bench-tree2011-deps:
+	@need=""; \
+	for p in libssl-dev pkg-config python3-matplotlib; do \
+	  dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; \
+	done; \
+	if [ -n "$$need" ]; then \
+	  echo "bench-tree2011: installing$$need"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null; \
+	fi
+
+bench-tree2011: deps-rust bench-tree2011-deps
+	cd bench/tree2011 && CARGO_TARGET_DIR=$(TREE2011_TARGET_DIR) $(CARGO) build --release --locked -q
+	@echo "bench-tree2011: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	cd bench/tree2011 && $(TREE2011_TARGET_DIR)/release/keccakx-tree2011 --out $(CURDIR)/$(TREE2011_JSON) $(TREE2011_ARGS)
+	$(PYTHON) bench/tree2011/plot.py $(TREE2011_JSON)
