@@ -1,13 +1,12 @@
 //! Every algorithm the CLI offers, with its parameters, and the streaming
 //! hasher it feeds file data to: the library's registry (FIPS 202, Keccak,
-//! SP 800-185, RFC 9861, raw Keccak[r,c]), tree mode LI, and the SHA-3
-//! finalists (BLAKE, Grøstl, JH, Skein) for comparison.
+//! SP 800-185, RFC 9861, raw Keccak[r,c], tree mode LI), and the SHA-3
+//! finalists (BLAKE, Grøstl, JH, Skein, another crate) for comparison.
 
 use std::sync::OnceLock;
 
 use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
 use keccakx::sp800_185::{left_encode, right_encode};
-use keccakx::tree_li::{TreeLi, TreeLiParams};
 
 /// The default `-a`.
 pub const DEFAULT_ALGORITHM: &str = "sha3-256";
@@ -16,7 +15,6 @@ pub const DEFAULT_ALGORITHM: &str = "sha3-256";
 #[derive(Clone, Copy, Debug)]
 pub enum Family {
     Registry(&'static AlgorithmInfo),
-    TreeLi,
     Finalist(finalists::Algorithm),
 }
 
@@ -39,6 +37,7 @@ pub struct AlgInfo {
 }
 
 fn registry_options(a: &AlgorithmInfo) -> String {
+    let tree = a.accepts(Param::Tree);
     let v: Vec<&str> = a
         .params
         .iter()
@@ -47,9 +46,14 @@ fn registry_options(a: &AlgorithmInfo) -> String {
             Param::Customization => "--customization S",
             Param::FunctionName => "--function-name N",
             Param::Key => "--key-hex/--key-file (required)",
+            Param::BlockSize if tree => "--block-size B (rate)",
             Param::BlockSize => "--block-size B (8192)",
             Param::Domain => "--domain D (0x1F)",
             Param::Sponge => "--rate --capacity --width --rounds --suffix",
+            Param::Tree => {
+                "--degree D (4), --height H (4), --rate/--capacity (1088/512), \
+                 --prefix/--prefix-hex P"
+            }
         })
         .collect();
     if v.is_empty() {
@@ -87,17 +91,6 @@ pub fn all() -> &'static [AlgInfo] {
                 family: Family::Registry(a),
             })
             .collect();
-        v.push(AlgInfo {
-            name: "tree-li",
-            display: "TreeLI",
-            default_len: 32,
-            variable_len: true,
-            options: "-l BYTES, --degree D (4), --height H (4), --block-size B (rate), \
-                      --rate/--capacity (1088/512), --prefix/--prefix-hex P"
-                .into(),
-            spec: "tree mode LI, docs/tree-li.md",
-            family: Family::TreeLi,
-        });
         for &f in finalists::Algorithm::all() {
             v.push(AlgInfo {
                 name: f.name(),
@@ -143,63 +136,41 @@ pub fn find_tag(tag: &str) -> Option<&'static AlgInfo> {
         .or_else(|| find(tag))
 }
 
-/// Parameters from the command line: the registry's, plus tree-LI's.
-#[derive(Clone, Debug, Default)]
-pub struct CliParams {
-    pub reg: Params,
-    /// Tree-LI degree D.
-    pub degree: Option<usize>,
-    /// Tree-LI height H.
-    pub height: Option<usize>,
-    /// Tree-LI prefix P.
-    pub prefix: Option<Vec<u8>>,
-}
-
-impl CliParams {
-    fn has_tree(&self) -> bool {
-        self.degree.is_some() || self.height.is_some() || self.prefix.is_some()
-    }
-}
-
 /// Keep only the parameters `info` takes (for tagged `--check` lines whose
 /// algorithm differs from `-a`); the length is left to the caller.
-pub fn params_for(info: &AlgInfo, p: &CliParams) -> CliParams {
-    let mut q = CliParams::default();
-    match info.family {
-        Family::Registry(r) => {
-            let takes = |x: Param| r.params.contains(&x);
-            if takes(Param::Customization) {
-                q.reg.customization = p.reg.customization.clone();
-            }
-            if takes(Param::FunctionName) {
-                q.reg.function_name = p.reg.function_name.clone();
-            }
-            if takes(Param::Key) {
-                q.reg.key = p.reg.key.clone();
-            }
-            if takes(Param::BlockSize) {
-                q.reg.block_size = p.reg.block_size;
-            }
-            if takes(Param::Domain) {
-                q.reg.domain = p.reg.domain;
-            }
-            if takes(Param::Sponge) {
-                q.reg.width = p.reg.width;
-                q.reg.rate = p.reg.rate;
-                q.reg.capacity = p.reg.capacity;
-                q.reg.rounds = p.reg.rounds;
-                q.reg.suffix = p.reg.suffix;
-            }
+pub fn params_for(info: &AlgInfo, p: &Params) -> Params {
+    let mut q = Params::default();
+    if let Family::Registry(r) = info.family {
+        let takes = |x: Param| r.accepts(x);
+        if takes(Param::Customization) {
+            q.customization = p.customization.clone();
         }
-        Family::TreeLi => {
-            q.reg.block_size = p.reg.block_size;
-            q.reg.rate = p.reg.rate;
-            q.reg.capacity = p.reg.capacity;
+        if takes(Param::FunctionName) {
+            q.function_name = p.function_name.clone();
+        }
+        if takes(Param::Key) {
+            q.key = p.key.clone();
+        }
+        if takes(Param::BlockSize) {
+            q.block_size = p.block_size;
+        }
+        if takes(Param::Domain) {
+            q.domain = p.domain;
+        }
+        if r.accepts_rate() {
+            q.rate = p.rate;
+            q.capacity = p.capacity;
+        }
+        if takes(Param::Sponge) {
+            q.width = p.width;
+            q.rounds = p.rounds;
+            q.suffix = p.suffix;
+        }
+        if takes(Param::Tree) {
             q.degree = p.degree;
             q.height = p.height;
             q.prefix = p.prefix.clone();
         }
-        Family::Finalist(_) => {}
     }
     q
 }
@@ -209,7 +180,7 @@ pub fn params_for(info: &AlgInfo, p: &CliParams) -> CliParams {
 pub struct Algo {
     pub info: &'static AlgInfo,
     /// The parameters it was built with.
-    pub params: CliParams,
+    pub params: Params,
     /// Output bytes.
     pub out_len: usize,
     kind: Kind,
@@ -226,65 +197,22 @@ enum Kind {
         cshake: Hasher,
         l_bits: u128,
     },
-    Tree(TreeLi),
     Finalist(finalists::Algorithm),
-}
-
-fn tree_params(p: &CliParams) -> Result<TreeLiParams, String> {
-    let d = TreeLiParams::default();
-    let r = &p.reg;
-    let rejects = [
-        (!r.customization.is_empty(), "--customization"),
-        (!r.function_name.is_empty(), "--function-name"),
-        (
-            r.key.is_some(),
-            "--key-hex/--key-file (use --prefix for a key)",
-        ),
-        (r.domain.is_some(), "--domain"),
-        (r.width.is_some(), "--width (tree-LI uses Keccak-f[1600])"),
-        (r.rounds.is_some(), "--rounds"),
-        (r.suffix.is_some(), "--suffix"),
-    ];
-    if let Some((_, flag)) = rejects.iter().find(|(set, _)| *set) {
-        return Err(format!("-a tree-li: tree-LI takes no {flag}"));
-    }
-    let (rate_bits, capacity_bits) = match (r.rate, r.capacity) {
-        (Some(rate), Some(c)) => (rate, c),
-        (Some(rate), None) => (rate, 1600usize.saturating_sub(rate)),
-        (None, Some(c)) => (1600usize.saturating_sub(c), c),
-        (None, None) => (d.rate_bits, d.capacity_bits),
-    };
-    let t = TreeLiParams {
-        degree: p.degree.unwrap_or(d.degree),
-        height: p.height.unwrap_or(d.height),
-        block_size: r.block_size,
-        rate_bits,
-        capacity_bits,
-        prefix: p.prefix.clone().unwrap_or_default(),
-    };
-    t.validate().map_err(|e| format!("-a tree-li: {e}"))?;
-    Ok(t)
 }
 
 impl Algo {
     /// Validate `params` for `info`; the error is a message for the user.
-    pub fn new(info: &'static AlgInfo, params: &CliParams) -> Result<Algo, String> {
+    pub fn new(info: &'static AlgInfo, params: &Params) -> Result<Algo, String> {
         let name = info.name;
         let (out_len, kind) = match info.family {
             Family::Registry(r) => {
-                if params.has_tree() {
-                    return Err(format!(
-                        "-a {name}: --degree, --height and --prefix are tree-li parameters"
-                    ));
-                }
-                let proto =
-                    Hasher::new(r.name, &params.reg).map_err(|e| format!("-a {name}: {e}"))?;
+                let proto = Hasher::new(r.name, params).map_err(|e| format!("-a {name}: {e}"))?;
                 let out_len = proto.output_len();
                 let kind = if name.starts_with("tuplehash") {
                     let cp = Params {
                         length: Some(out_len),
                         function_name: b"TupleHash".to_vec(),
-                        customization: params.reg.customization.clone(),
+                        customization: params.customization.clone(),
                         ..Params::default()
                     };
                     let base = if name.ends_with("256") {
@@ -293,7 +221,7 @@ impl Algo {
                         "cshake128"
                     };
                     let cshake = Hasher::new(base, &cp).map_err(|e| format!("-a {name}: {e}"))?;
-                    let xof = name.contains("xof");
+                    let xof = r.xof;
                     Kind::Tuple {
                         cshake,
                         l_bits: if xof { 0 } else { out_len as u128 * 8 },
@@ -303,13 +231,8 @@ impl Algo {
                 };
                 (out_len, kind)
             }
-            Family::TreeLi => {
-                let t = tree_params(params)?;
-                let h = TreeLi::new(t).map_err(|e| format!("-a tree-li: {e}"))?;
-                (params.reg.length.unwrap_or(info.default_len), Kind::Tree(h))
-            }
             Family::Finalist(f) => {
-                let r = &params.reg;
+                let r = params;
                 let any = r.length.is_some_and(|l| l != f.output_len())
                     || !r.customization.is_empty()
                     || !r.function_name.is_empty()
@@ -321,7 +244,9 @@ impl Algo {
                     || r.capacity.is_some()
                     || r.rounds.is_some()
                     || r.suffix.is_some()
-                    || params.has_tree();
+                    || r.degree.is_some()
+                    || r.height.is_some()
+                    || r.prefix.is_some();
                 if any {
                     return Err(format!(
                         "-a {name}: this algorithm takes no parameters (fixed {}-byte output)",
@@ -361,7 +286,6 @@ impl Algo {
                 h.update(left_encode(n as u128 * 8).as_ref());
                 return Stream {
                     inner: Inner::Reg(h),
-                    out_len: self.out_len,
                     tuple: Some(TupleState {
                         l_bits: *l_bits,
                         expected: n,
@@ -369,14 +293,9 @@ impl Algo {
                     }),
                 };
             }
-            Kind::Tree(t) => Inner::Tree(t.clone()),
             Kind::Finalist(f) => Inner::Fin(finalists::new_hasher(*f, finalists::Impl::Parallel)),
         };
-        Stream {
-            inner,
-            out_len: self.out_len,
-            tuple: None,
-        }
+        Stream { inner, tuple: None }
     }
 
     /// One-shot digest of an in-memory input.
@@ -396,14 +315,12 @@ struct TupleState {
 
 enum Inner {
     Reg(Hasher),
-    Tree(TreeLi),
     Fin(Box<dyn finalists::DynHasher>),
 }
 
 /// A hasher in progress over one input.
 pub struct Stream {
     inner: Inner,
-    out_len: usize,
     tuple: Option<TupleState>,
 }
 
@@ -414,7 +331,6 @@ impl Stream {
         }
         match &mut self.inner {
             Inner::Reg(h) => h.update(data),
-            Inner::Tree(h) => h.update(data),
             Inner::Fin(h) => h.update(data),
         }
     }
@@ -432,7 +348,6 @@ impl Stream {
                 }
                 Ok(h.finalize())
             }
-            Inner::Tree(h) => Ok(h.finalize_vec(self.out_len)),
             Inner::Fin(h) => Ok(h.finalize()),
         }
     }
@@ -454,11 +369,8 @@ mod tests {
     use super::*;
     use keccakx::sp800_185::{TupleHash128, TupleHash256};
 
-    fn with(reg: Params) -> CliParams {
-        CliParams {
-            reg,
-            ..Default::default()
-        }
+    fn with(p: Params) -> Params {
+        p
     }
 
     #[test]
@@ -481,7 +393,7 @@ mod tests {
                 };
                 assert_eq!(a.digest(&data), want, "{name} len {len}");
             }
-            let a = Algo::new(find("tuplehash256").unwrap(), &CliParams::default()).unwrap();
+            let a = Algo::new(find("tuplehash256").unwrap(), &Params::default()).unwrap();
             let mut t = TupleHash256::new(b"");
             t.push(&data);
             assert_eq!(a.digest(&data), t.finalize_vec(64));
@@ -490,7 +402,7 @@ mod tests {
 
     #[test]
     fn length_mismatch_is_an_error() {
-        let a = Algo::new(find("tuplehash128").unwrap(), &CliParams::default()).unwrap();
+        let a = Algo::new(find("tuplehash128").unwrap(), &Params::default()).unwrap();
         let mut s = a.start(Some(5));
         s.update(b"abc");
         assert!(s.finish().is_err());
@@ -499,27 +411,25 @@ mod tests {
     #[test]
     fn tree_li_and_finalists_match_their_crates() {
         let data: Vec<u8> = (0..50_000u32).map(|i| (i % 253) as u8).collect();
-        let p = CliParams {
+        let p = Params {
             degree: Some(3),
             height: Some(2),
             prefix: Some(b"salt".to_vec()),
-            reg: Params {
-                length: Some(48),
-                ..Default::default()
-            },
+            length: Some(48),
+            ..Default::default()
         };
         let a = Algo::new(find("tree-li").unwrap(), &p).unwrap();
-        let t = TreeLiParams {
+        let t = keccakx::tree_li::TreeLiParams {
             degree: 3,
             height: 2,
             prefix: b"salt".to_vec(),
-            ..TreeLiParams::default()
+            ..keccakx::tree_li::TreeLiParams::default()
         };
         let mut want = vec![0u8; 48];
         keccakx::tree_li::tree_li(&t, &data, &mut want).unwrap();
         assert_eq!(a.digest(&data), want);
         for &f in finalists::Algorithm::all() {
-            let a = Algo::new(find(f.name()).unwrap(), &CliParams::default()).unwrap();
+            let a = Algo::new(find(f.name()).unwrap(), &Params::default()).unwrap();
             assert_eq!(
                 a.digest(&data),
                 finalists::hash(f, finalists::Impl::Sequential, &data),
@@ -548,7 +458,7 @@ mod tests {
         .is_err());
         assert!(Algo::new(
             find("tree-li").unwrap(),
-            &CliParams {
+            &Params {
                 degree: Some(0),
                 ..Default::default()
             }
@@ -556,7 +466,7 @@ mod tests {
         .is_err());
         assert!(Algo::new(
             find("sha3-256").unwrap(),
-            &CliParams {
+            &Params {
                 height: Some(2),
                 ..Default::default()
             }

@@ -88,7 +88,7 @@ pub fn gpu_devices() -> Result<Vec<String>, String> {
 fn lane_of(algo: &Algo) -> Option<(LaneSpec, usize)> {
     match algo.info.family {
         Family::Registry(r) => {
-            let (spec, n) = keccakx_gpu::lane_spec_for(r.name, &algo.params.reg)?;
+            let (spec, n) = keccakx_gpu::lane_spec_for(r.name, &algo.params)?;
             (n == algo.out_len).then_some((spec, n))
         }
         _ => None,
@@ -314,7 +314,8 @@ impl GpuBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{find, CliParams};
+    use crate::algo::find;
+    use keccakx::registry::Params;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A device that hashes with the CPU engine and can be told to fail.
@@ -368,7 +369,7 @@ mod tests {
 
     fn run_with(fail_on_call: usize, forced: bool, name: &str) {
         let (dir, files, datas) = setup(name, &format!("{fail_on_call}{forced}"));
-        let algo = Algo::new(find(name).unwrap(), &CliParams::default()).unwrap();
+        let algo = Algo::new(find(name).unwrap(), &Params::default()).unwrap();
         let (spec, out_len) = lane_of(&algo).unwrap();
         let fake = Fake {
             fail_on_call,
@@ -409,7 +410,7 @@ mod tests {
 
     #[test]
     fn which_algorithms_go_to_the_gpu() {
-        let a = |n: &str| Algo::new(find(n).unwrap(), &CliParams::default()).unwrap();
+        let a = |n: &str| Algo::new(find(n).unwrap(), &Params::default()).unwrap();
         assert!(lane_of(&a("sha3-224")).is_some());
         assert!(lane_of(&a("kt128")).is_none());
         assert!(lane_of(&a("tuplehash128")).is_none());

@@ -8,12 +8,13 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::algo::{find, find_tag, params_for, AlgInfo, Algo, CliParams};
+use crate::algo::{find, find_tag, params_for, AlgInfo, Algo};
 use crate::cli::{hex_val, MAX_LENGTH};
 use crate::escape::{os_from_bytes, push_escaped, quote, quote_os, unescape};
 use crate::exec::{run_ordered, Task};
 use crate::input::{cause, ReadOpts};
 use crate::output::{stop_status, warn, Out, Stop};
+use keccakx::registry::Params;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CheckOpts {
@@ -32,12 +33,12 @@ pub struct Context {
     /// hex digits are SHA3-224/256/384/512).
     pub algo_given: bool,
     /// The parameters as given (`length` only when `-l` was given).
-    pub params: CliParams,
+    pub params: Params,
     cache: HashMap<(&'static str, usize), Result<Arc<Algo>, String>>,
 }
 
 impl Context {
-    pub fn new(algo: Arc<Algo>, algo_given: bool, params: CliParams) -> Context {
+    pub fn new(algo: Arc<Algo>, algo_given: bool, params: Params) -> Context {
         Context {
             algo,
             algo_given,
@@ -60,7 +61,7 @@ impl Context {
             .entry((info.name, len))
             .or_insert_with(|| {
                 let mut p = base;
-                p.reg.length = info.variable_len.then_some(len);
+                p.length = info.variable_len.then_some(len);
                 Algo::new(info, &p).map(Arc::new)
             })
             .clone()
@@ -75,7 +76,7 @@ impl Context {
         if !info.variable_len {
             return n == info.default_len;
         }
-        match self.params.reg.length {
+        match self.params.length {
             Some(l) => n == l,
             None => n <= MAX_LENGTH,
         }
@@ -446,11 +447,7 @@ mod tests {
 
     use keccakx::registry::Params;
 
-    fn ctx(name: &str, given: bool, reg: Params) -> Context {
-        let params = CliParams {
-            reg,
-            ..Default::default()
-        };
+    fn ctx(name: &str, given: bool, params: Params) -> Context {
         let info = find(name).unwrap();
         let a = Arc::new(Algo::new(info, &params).unwrap());
         Context::new(a, given, params)

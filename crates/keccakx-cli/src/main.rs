@@ -19,7 +19,7 @@ use std::sync::Arc;
 use clap::Parser;
 use keccakx::registry::Params;
 
-use crate::algo::{find, params_for, Algo, CliParams, DEFAULT_ALGORITHM};
+use crate::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
 use crate::cli::{Cli, Command, GlobalArgs, SumArgs};
 use crate::escape::{os_bytes, quote_os};
 use crate::input::{cause, ReadOpts};
@@ -88,7 +88,7 @@ fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
 }
 
 /// The library parameters from the command line; Err is the exit status.
-fn params_from(a: &SumArgs) -> Result<CliParams, i32> {
+fn params_from(a: &SumArgs) -> Result<Params, i32> {
     let key = match (&a.key_hex, &a.key_file) {
         (Some(k), _) => Some(k.0.clone()),
         (None, Some(path)) => {
@@ -117,7 +117,12 @@ fn params_from(a: &SumArgs) -> Result<CliParams, i32> {
         }
         (None, None) => None,
     };
-    let reg = Params {
+    let prefix = match (&a.prefix, &a.prefix_hex) {
+        (Some(s), _) => Some(os_bytes(s).to_vec()),
+        (None, Some(h)) => Some(h.0.clone()),
+        (None, None) => None,
+    };
+    Ok(Params {
         length: a.length,
         customization: os_to_bytes(&a.customization),
         function_name: os_to_bytes(&a.function_name),
@@ -129,14 +134,6 @@ fn params_from(a: &SumArgs) -> Result<CliParams, i32> {
         capacity: a.capacity,
         rounds: a.rounds,
         suffix: a.suffix,
-    };
-    let prefix = match (&a.prefix, &a.prefix_hex) {
-        (Some(s), _) => Some(os_bytes(s).to_vec()),
-        (None, Some(h)) => Some(h.0.clone()),
-        (None, None) => None,
-    };
-    Ok(CliParams {
-        reg,
         degree: a.degree,
         height: a.height,
         prefix,
