@@ -1,28 +1,21 @@
 //! Algorithm names and parameters: Python keywords in, a ready hasher out.
 //!
 //! The function table itself is `keccakx::registry` (one table for the CLI and
-//! this module); tree LI, which the registry does not list, is added here.
+//! this module, tree LI included): names, whether a function is an XOF, its
+//! rate and parameters all come from there.
 
 use std::sync::OnceLock;
 
 use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
-use keccakx::sponge::XofReader;
-use keccakx::tree_li::{TreeLi, TreeLiParams};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::buffer::bytes_param;
 
-/// Name of tree LI in this module (not in the registry).
-pub const TREE_LI: &str = "tree_li";
-
-/// One function of the family.
+/// One function of the family: its registry entry.
 #[derive(Clone, Copy, Debug)]
-pub enum Alg {
-    Reg(&'static AlgorithmInfo),
-    TreeLi,
-}
+pub struct Alg(pub &'static AlgorithmInfo);
 
 /// Per-process tables derived from the registry once.
 struct Tables {
@@ -68,24 +61,14 @@ fn index_of(info: &'static AlgorithmInfo) -> usize {
 
 /// Every name `new()` accepts, in the module's spelling.
 pub fn all_names() -> Vec<&'static str> {
-    let mut v = tables().names.clone();
-    v.push(TREE_LI);
-    v
+    tables().names.clone()
 }
 
 impl Alg {
     /// Look a name up the way `registry::find` does (case, `-` and `_`
-    /// insensitive), plus `tree_li`.
+    /// insensitive).
     pub fn find(name: &str) -> PyResult<Alg> {
-        let squashed: String = name
-            .chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if squashed == "treeli" {
-            return Ok(Alg::TreeLi);
-        }
-        registry::find(name).map(Alg::Reg).ok_or_else(|| {
+        registry::find(name).map(Alg).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unsupported hash type {name:?} (see keccakx.algorithms_available)"
             ))
@@ -94,48 +77,34 @@ impl Alg {
 
     /// The registry entry with this exact registry name (for constructors).
     pub fn reg(reg_name: &str) -> Alg {
-        Alg::Reg(registry::find(reg_name).expect("constructor names are registry names"))
+        Alg(registry::find(reg_name).expect("constructor names are registry names"))
+    }
+
+    /// The registry entry.
+    pub fn info(self) -> &'static AlgorithmInfo {
+        self.0
     }
 
     pub fn py_name(self) -> &'static str {
-        match self {
-            Alg::Reg(info) => tables().names[index_of(info)],
-            Alg::TreeLi => TREE_LI,
-        }
+        tables().names[index_of(self.0)]
     }
 
     /// Output of any length read with `digest(n)` / `read(n)` (hashlib's
-    /// HASHXOF shape) rather than a digest size fixed at construction.
+    /// HASHXOF shape) rather than a digest size fixed at construction: the
+    /// registry's `xof` (not KMAC, TupleHash, ParallelHash, which bind the
+    /// output length L, nor the fixed-length functions).
     pub fn is_xof(self) -> bool {
-        match self {
-            Alg::TreeLi => true,
-            Alg::Reg(info) => {
-                // SP 800-185's KMAC, TupleHash and ParallelHash bind the output
-                // length L into the result: fixed at construction. Their XOF
-                // variants (L = 0) and every other variable-length function
-                // are XOFs.
-                let binds_l = ["kmac", "tuplehash", "parallelhash"]
-                    .iter()
-                    .any(|p| info.name.starts_with(p) && !info.name.contains("xof"));
-                info.variable_len && !binds_l
-            }
-        }
+        self.0.xof
     }
 
     /// The default output length in bytes (digest size, or what
     /// `hash_many` produces for an XOF when no length is given).
     pub fn default_len(self) -> usize {
-        match self {
-            Alg::Reg(info) => info.default_len,
-            Alg::TreeLi => 32,
-        }
+        self.0.default_len
     }
 
     fn accepts(self, p: Param) -> bool {
-        match self {
-            Alg::Reg(info) => info.params.contains(&p),
-            Alg::TreeLi => false,
-        }
+        self.0.accepts(p)
     }
 }
 
@@ -252,45 +221,21 @@ impl Req {
             Some(Param::BlockSize),
         );
         push(self.domain.is_some(), "domain", Some(Param::Domain));
-        push(self.rate.is_some(), "rate", Some(Param::Sponge));
-        push(self.capacity.is_some(), "capacity", Some(Param::Sponge));
+        // Raw Keccak and tree LI take a rate and capacity (`accepts_rate`).
+        push(self.rate.is_some(), "rate", None);
+        push(self.capacity.is_some(), "capacity", None);
         push(self.width.is_some(), "width", Some(Param::Sponge));
         push(self.rounds.is_some(), "rounds", Some(Param::Sponge));
         push(self.suffix.is_some(), "suffix", Some(Param::Sponge));
-        push(self.degree.is_some(), "degree", None);
-        push(self.height.is_some(), "height", None);
-        push(self.prefix.is_some(), "prefix", None);
+        push(self.degree.is_some(), "degree", Some(Param::Tree));
+        push(self.height.is_some(), "height", Some(Param::Tree));
+        push(self.prefix.is_some(), "prefix", Some(Param::Tree));
         v
     }
 }
 
-/// A hasher of either kind; `Clone` forks the state.
-// Both variants are a few hundred bytes; boxing would add an allocation to
-// every hash object.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-pub enum Core {
-    Reg(Hasher),
-    Tree(TreeLi),
-}
-
-impl Core {
-    #[inline]
-    pub fn update(&mut self, data: &[u8]) {
-        match self {
-            Core::Reg(h) => h.update(data),
-            Core::Tree(t) => t.update(data),
-        }
-    }
-
-    #[inline]
-    pub fn finalize_reader(self) -> XofReader {
-        match self {
-            Core::Reg(h) => h.finalize_reader(),
-            Core::Tree(t) => t.finalize_xof(),
-        }
-    }
-}
+/// A hasher of any function; `Clone` forks the state.
+pub type Core = Hasher;
 
 /// What a Python hash object reports about itself.
 #[derive(Clone, Copy, Debug)]
@@ -308,42 +253,10 @@ fn value_error(e: keccakx::Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Rate in bytes: for the standard functions 200 - n/4 bytes with n the
-/// number in the name (SHA3-256 and the *256 functions 136, *128 168).
-fn rate_bytes(alg: Alg, req: &Req) -> usize {
-    match alg {
-        Alg::TreeLi => match (req.rate, req.capacity) {
-            (Some(r), _) => r / 8,
-            (None, Some(c)) => 1600usize.saturating_sub(c) / 8,
-            (None, None) => TreeLiParams::default().rate_bytes(),
-        },
-        Alg::Reg(info) if info.name == "keccak" => match (req.rate, req.capacity) {
-            (Some(r), _) => r / 8,
-            (None, Some(c)) => req.width.unwrap_or(1600).saturating_sub(c) / 8,
-            (None, None) => 0,
-        },
-        Alg::Reg(info) => {
-            let digits: String = info
-                .name
-                .chars()
-                .rev()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            let n: usize = digits
-                .chars()
-                .rev()
-                .collect::<String>()
-                .parse()
-                .unwrap_or(0);
-            200usize.saturating_sub(n / 4)
-        }
-    }
-}
-
 /// The registry's parameters for `req`; `out_len` is bound as the length
 /// where the function binds it (KMAC, TupleHash, ParallelHash).
 pub fn registry_params(alg: Alg, req: &Req, out_len: usize) -> Params {
-    let binds = matches!(alg, Alg::Reg(i) if i.variable_len) && !alg.is_xof();
+    let binds = alg.0.variable_len && !alg.0.xof;
     Params {
         length: if binds { Some(out_len) } else { None },
         customization: req.custom.clone().unwrap_or_default(),
@@ -356,6 +269,9 @@ pub fn registry_params(alg: Alg, req: &Req, out_len: usize) -> Params {
         capacity: req.capacity,
         rounds: req.rounds,
         suffix: req.suffix,
+        degree: req.degree,
+        height: req.height,
+        prefix: req.prefix.clone(),
     }
 }
 
@@ -366,13 +282,9 @@ pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
     let fname = alg.py_name();
     let xof = alg.is_xof();
     for (pname, p) in req.given() {
-        let ok = match (alg, p) {
-            (Alg::TreeLi, _) => matches!(
-                pname,
-                "degree" | "height" | "block_size" | "rate" | "capacity" | "prefix"
-            ),
-            (Alg::Reg(_), Some(p)) => alg.accepts(p),
-            (Alg::Reg(_), None) => false,
+        let ok = match p {
+            Some(p) => alg.accepts(p),
+            None => alg.0.accepts_rate(),
         };
         if !ok {
             return Err(PyTypeError::new_err(format!(
@@ -387,9 +299,7 @@ pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
                  hexdigest(length) or read(n), not digest_size={n}"
             )))
         }
-        Some(n)
-            if !xof && matches!(alg, Alg::Reg(i) if !i.variable_len) && n != alg.default_len() =>
-        {
+        Some(n) if !alg.0.variable_len && n != alg.default_len() => {
             return Err(PyValueError::new_err(format!(
                 "{fname} has a fixed digest size of {} bytes, not {n}",
                 alg.default_len()
@@ -398,52 +308,30 @@ pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
         Some(n) => n,
         None => alg.default_len(),
     };
+    let info = alg.0;
+    if alg.accepts(Param::Key) && req.key.is_none() {
+        return Err(PyTypeError::new_err(format!(
+            "{fname}() missing required argument 'key' (bytes-like)"
+        )));
+    }
+    if info.accepts(Param::Sponge) && req.rate.is_none() && req.capacity.is_none() {
+        return Err(PyValueError::new_err(
+            "keccak() needs rate= and/or capacity= (in bits; width defaults to 1600)",
+        ));
+    }
+    let simple = req.given().is_empty() && (req.digest_size.is_none() || xof || !info.variable_len);
+    let core = match (simple, &tables().protos[index_of(info)]) {
+        (true, Some(h)) => h.clone(),
+        _ => {
+            let params = registry_params(alg, req, out_len);
+            Hasher::new(info.name, &params).map_err(value_error)?
+        }
+    };
     let meta = Meta {
         name: fname,
         digest_size: if xof { 0 } else { out_len },
-        block_size: rate_bytes(alg, req),
+        block_size: core.rate_bytes(),
         xof,
-    };
-    let core = match alg {
-        Alg::TreeLi => {
-            let d = TreeLiParams::default();
-            let (rate_bits, capacity_bits) = match (req.rate, req.capacity) {
-                (Some(r), Some(c)) => (r, c),
-                (Some(r), None) => (r, 1600usize.saturating_sub(r)),
-                (None, Some(c)) => (1600usize.saturating_sub(c), c),
-                (None, None) => (d.rate_bits, d.capacity_bits),
-            };
-            let p = TreeLiParams {
-                degree: req.degree.unwrap_or(d.degree),
-                height: req.height.unwrap_or(d.height),
-                block_size: req.block_size,
-                rate_bits,
-                capacity_bits,
-                prefix: req.prefix.clone().unwrap_or_default(),
-            };
-            Core::Tree(TreeLi::new(p).map_err(value_error)?)
-        }
-        Alg::Reg(info) => {
-            if alg.accepts(Param::Key) && req.key.is_none() {
-                return Err(PyTypeError::new_err(format!(
-                    "{fname}() missing required argument 'key' (bytes-like)"
-                )));
-            }
-            if info.name == "keccak" && req.rate.is_none() && req.capacity.is_none() {
-                return Err(PyValueError::new_err(
-                    "keccak() needs rate= and/or capacity= (in bits; width defaults to 1600)",
-                ));
-            }
-            let simple =
-                req.given().is_empty() && (req.digest_size.is_none() || xof || !info.variable_len);
-            match (simple, &tables().protos[index_of(info)]) {
-                (true, Some(h)) => Core::Reg(h.clone()),
-                _ => {
-                    let params = registry_params(alg, req, out_len);
-                    Core::Reg(Hasher::new(info.name, &params).map_err(value_error)?)
-                }
-            }
-        }
     };
     Ok((meta, core))
 }

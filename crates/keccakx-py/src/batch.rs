@@ -2,86 +2,22 @@
 //! parameters, one output row each, with the GIL released and the messages
 //! spread over the cores.
 //!
-//! Registry functions go through `keccakx::batch::hash_many` (multi-lane
-//! SIMD engines for the plain sponges, then cores; message by message on
-//! threads for the rest). Tree LI, which the registry does not list, is
-//! hashed here by forks (clones) of one prepared hasher spread over threads.
-//! For TupleHash each message is a one-element tuple.
-
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+//! Every function (tree LI included) goes through `keccakx::batch::hash_many`
+//! (multi-lane SIMD engines for the plain sponges, then cores; message by
+//! message on threads for the rest). For TupleHash each message is a
+//! one-element tuple.
 
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
 
-use crate::alg::{build, int_param, registry_params, Alg, Core, Req, MAX_LEN};
+use crate::alg::{build, int_param, registry_params, Alg, Req, MAX_LEN};
 use crate::buffer::Input;
-
-/// Messages per unit of work handed to a thread.
-const CHUNK_MSGS: usize = 256;
-/// Work (bytes, counting each message as one 200-byte block extra) below
-/// which one more thread is not worth starting.
-const WORK_PER_THREAD: usize = 256 * 1024;
-
-fn hash_serial(proto: &Core, msgs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-    if out_len == 0 {
-        return;
-    }
-    for (m, o) in msgs.iter().zip(out.chunks_exact_mut(out_len)) {
-        let mut h = proto.clone();
-        h.update(m);
-        h.finalize_reader().read(o);
-    }
-}
-
-fn max_threads() -> usize {
-    keccakx::engine::effective_threads()
-}
-
-/// Messages and their output rows, one unit of work.
-type Chunk<'a> = (&'a [&'a [u8]], Mutex<&'a mut [u8]>);
-
-/// Hash `msgs[i]` into `out[i*out_len..(i+1)*out_len]` on up to
-/// `max_threads()` threads (the calling thread included).
-pub fn hash_all(proto: &Core, msgs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-    debug_assert_eq!(out.len(), msgs.len() * out_len);
-    let work: usize = msgs.iter().map(|m| m.len() + 200).sum::<usize>() + msgs.len() * out_len;
-    let threads = max_threads()
-        .min(work / WORK_PER_THREAD)
-        .min(msgs.len().div_ceil(CHUNK_MSGS));
-    if threads <= 1 || out_len == 0 {
-        return hash_serial(proto, msgs, out_len, out);
-    }
-    // Work queue: chunks of messages claimed through an atomic counter; each
-    // output chunk behind its own (uncontended) lock. If a thread cannot be
-    // started, the others (at least this one) simply take its share.
-    let jobs: Vec<Chunk<'_>> = msgs
-        .chunks(CHUNK_MSGS)
-        .zip(out.chunks_mut(CHUNK_MSGS * out_len))
-        .map(|(m, o)| (m, Mutex::new(o)))
-        .collect();
-    let next = AtomicUsize::new(0);
-    let worker = || loop {
-        let j = next.fetch_add(1, Ordering::Relaxed);
-        let Some((m, o)) = jobs.get(j) else { break };
-        let mut o = o.lock().unwrap_or_else(|p| p.into_inner());
-        hash_serial(proto, m, out_len, &mut o);
-    };
-    std::thread::scope(|s| {
-        for _ in 1..threads {
-            // A failed spawn only means less parallelism.
-            let _ = std::thread::Builder::new().spawn_scoped(s, worker);
-        }
-        worker();
-    });
-}
 
 /// A validated batch job: the function, its parameters, the output length.
 pub(crate) struct Job {
     pub alg: Alg,
     pub req: Req,
-    pub core: Core,
     pub out_len: usize,
 }
 
@@ -95,18 +31,13 @@ pub(crate) fn prepare(
     let mut req = Req::from_kwargs(params, "hash_many")?;
     req.digest_size = int_param(digest_size, "digest_size", MAX_LEN)?.map(|x| x as usize);
     // Validates every parameter with the same messages as new().
-    let (meta, core) = build(alg, &req, false)?;
+    let (meta, _) = build(alg, &req, false)?;
     let out_len = if meta.xof {
         req.digest_size.unwrap_or(alg.default_len())
     } else {
         meta.digest_size
     };
-    Ok(Job {
-        alg,
-        req,
-        core,
-        out_len,
-    })
+    Ok(Job { alg, req, out_len })
 }
 
 /// Run the batch with the GIL released, into a new bytearray of n*out_len.
@@ -117,25 +48,18 @@ fn run<'py>(py: Python<'py>, job: &Job, msgs: &[&[u8]]) -> PyResult<Bound<'py, P
         .checked_mul(out_len)
         .filter(|t| *t <= isize::MAX as usize)
         .ok_or_else(|| PyMemoryError::new_err("hash_many: output too large"))?;
-    match job.alg {
-        Alg::Reg(info) => {
-            // The core allocates the output itself: make sure it can.
-            let mut probe: Vec<u8> = Vec::new();
-            probe
-                .try_reserve_exact(total)
-                .map_err(|_| PyMemoryError::new_err("hash_many: output too large"))?;
-            drop(probe);
-            let params = registry_params(job.alg, &job.req, out_len);
-            let out = py
-                .detach(|| keccakx::batch::hash_many(info.name, &params, msgs, out_len))
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(PyByteArray::new(py, &out))
-        }
-        Alg::TreeLi => PyByteArray::new_with(py, total, |out| {
-            py.detach(|| hash_all(&job.core, msgs, out_len, out));
-            Ok(())
-        }),
-    }
+    // The core allocates the output itself: make sure it can.
+    let mut probe: Vec<u8> = Vec::new();
+    probe
+        .try_reserve_exact(total)
+        .map_err(|_| PyMemoryError::new_err("hash_many: output too large"))?;
+    drop(probe);
+    let name = job.alg.info().name;
+    let params = registry_params(job.alg, &job.req, out_len);
+    let out = py
+        .detach(|| keccakx::batch::hash_many(name, &params, msgs, out_len))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyByteArray::new(py, &out))
 }
 
 /// `_hash_many_list(messages, name, digest_size=None, **params)`: messages is

@@ -68,7 +68,8 @@ mod imp {
     use pyo3::exceptions::{PyTypeError, PyValueError};
 
     use super::*;
-    use crate::alg::{registry_params, Alg};
+    use crate::alg::registry_params;
+    use keccakx::registry::Param;
 
     fn describe() -> Result<String, GpuError> {
         let devs = keccakx_gpu::devices()?;
@@ -135,15 +136,13 @@ mod imp {
         }
         let job = crate::batch::prepare(name, digest_size, params)?;
         let out_len = job.out_len;
-        let info = match job.alg {
-            Alg::Reg(info) => info,
-            Alg::TreeLi => {
-                return Err(PyTypeError::new_err(
-                    "hash_many on GPU arrays: tree_li is not a plain sponge; \
-                     copy the data to the host for it",
-                ))
-            }
-        };
+        let info = job.alg.info();
+        if info.accepts(Param::Tree) {
+            return Err(PyTypeError::new_err(
+                "hash_many on GPU arrays: tree_li is not a plain sponge; \
+                 copy the data to the host for it",
+            ));
+        }
         let mut p = registry_params(job.alg, &job.req, out_len);
         if info.variable_len {
             p.length = Some(out_len);

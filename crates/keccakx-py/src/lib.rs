@@ -1,6 +1,6 @@
 //! `keccakx._keccakx`: the native part of the Python module `keccakx`.
 //!
-//! hashlib-shaped objects over `keccakx::registry::Hasher` (and tree LI),
+//! hashlib-shaped objects over `keccakx::registry::Hasher` (tree LI included),
 //! zero-copy input through the buffer protocol, the GIL released while
 //! hashing large inputs, and batch hashing of many messages at once. The
 //! pure-Python package (`python/keccakx/__init__.py`) re-exports these and
@@ -756,7 +756,7 @@ fn tree_li<'py>(
         prefix: bytes_param(prefix, "prefix")?,
         ..Req::default()
     };
-    construct(py, Alg::TreeLi, &req, data)
+    construct(py, Alg::reg("tree-li"), &req, data)
 }
 
 /// `new(name, data=None, **params)`: a hash object for any function by name
@@ -803,7 +803,7 @@ fn new<'py>(
     Ok(obj)
 }
 
-/// Names for `algorithms_available`, in registry order (+ tree_li).
+/// Names for `algorithms_available`, in registry order.
 #[pyfunction]
 fn _algorithm_names() -> Vec<&'static str> {
     alg::all_names()
