@@ -522,6 +522,21 @@ fn run() -> Result<(), String> {
                     ));
                 }
             }
+            // A copy of the message into a fresh buffer: the memory traffic
+            // of the one-shot tree LI's leaf gathering (tree_li.rs copies
+            // every leaf's interleaved blocks into one buffer before hashing).
+            let (t, _) = measure(opt.runs, || {
+                let v = std::hint::black_box(data.to_vec());
+                Ok(vec![v[v.len() / 2]])
+            })?;
+            eprintln!(
+                "  copy-only         {size:>10} B memory {:9.4} s",
+                t.median()
+            );
+            other_rows.push(format!(
+                "{{\"algorithm\": \"copy-only\", \"size\": {size}, \"source\": \"memory\", \"digest\": \"\", {}}}",
+                t.json(size)
+            ));
             if opt.files {
                 // The read alone: the I/O share of the end-to-end figures.
                 let (t, _) = measure(opt.runs, || read_file(&path).map(|v| vec![v.len() as u8]))?;
