@@ -204,7 +204,12 @@ def plot(d, tree, others, png):
                       ("keccak-sequential-sha3-256", "sequential Keccak[1088,512] (H=0), 1 core", "tab:cyan"),
                       ("md5-openssl", "MD5 (OpenSSL)", "tab:red")]:
         pts = sorted((r["size"], r["mb_per_s"]) for r in ref if r["algorithm"] == a)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lab, color=c)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lab + ", wall time", color=c)
+        cpts = sorted((r["size"], r["size"] / r["cpu_median_s"] / 1e6) for r in ref
+                      if r["algorithm"] == a and r.get("cpu_median_s"))
+        if cpts:
+            ax.plot([p[0] for p in cpts], [p[1] for p in cpts], marker="x", linestyle="--", color=c,
+                    label=lab + ", CPU time (no preemption)")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("message bytes (reference CPU timings, 128 KiB .. 128 MiB)")
     ax.set_ylabel("MB/s (median)")
