@@ -44,14 +44,15 @@ struct Options {
     quick: bool,
 }
 
-const USAGE: &str =
-    "usage: keccakx-tree2011 --out FILE.json [--runs N] [--tmpdir DIR] [--no-files] [--quick]\n\
-  --out FILE     where the JSON goes (required)\n\
-  --runs N       at least N timed runs per case, median reported (default 5; 1..=50);\n\
-                 short cases run more, until 0.25 s (at most 200 runs)\n\
-  --tmpdir DIR   where the files for the end-to-end runs are written (default: $TMPDIR or /tmp)\n\
-  --no-files     skip the end-to-end runs from files in the page cache\n\
-  --quick        2 runs, the largest reference size 32 MiB (a smoke test, not for the table)";
+const USAGE: &str = concat!(
+    "usage: keccakx-tree2011 --out FILE.json [--runs N] [--tmpdir DIR] [--no-files] [--quick]\n",
+    "  --out FILE     where the JSON goes (required)\n",
+    "  --runs N       at least N timed runs per case, median reported (default 5; 1..=50);\n",
+    "                 short cases run more, until 0.25 s (at most 200 runs)\n",
+    "  --tmpdir DIR   where the files for the end-to-end runs are written (default: $TMPDIR or /tmp)\n",
+    "  --no-files     skip the end-to-end runs from files in the page cache\n",
+    "  --quick        2 runs, the largest reference size 32 MiB (a smoke test, not for the table)",
+);
 
 fn parse_args() -> Result<Options, String> {
     let mut out = None;
@@ -383,6 +384,15 @@ struct Column {
 
 fn run() -> Result<(), String> {
     let opt = parse_args()?;
+    // Fail now, not after the run, if the result cannot be written.
+    if let Some(dir) = opt.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&opt.out)
+        .map_err(|e| format!("cannot write {}: {e}", opt.out.display()))?;
     let load_before = loadavg();
     let started = Instant::now();
     let ref_sizes: Vec<usize> = REF_SIZES
