@@ -59,9 +59,16 @@ pub const MAX_BLOCK_SIZE: usize = u32::MAX as usize;
 /// Longest prefix P in bytes.
 pub const MAX_PREFIX: usize = 255;
 
-/// Gathered leaf bytes per engine call in the one-shot [`tree_li`]: bounds the
-/// extra memory for big messages while giving every lane and thread work.
-const GATHER_BYTES: usize = 64 << 20;
+/// Gathered leaf bytes per engine call in the one-shot [`tree_li`]. The
+/// buffer is reused from batch to batch, so it stays small enough to be
+/// cache- and page-warm (a fresh 64 MiB buffer per call cost as much as the
+/// hashing on a 50 MB message: bench/results/tree2011-*).
+const GATHER_BYTES: usize = 8 << 20;
+/// Leaves per batch wanted regardless of GATHER_BYTES, so that every SIMD lane
+/// of every thread has a leaf (8 lanes × up to 4 threads) ...
+const MIN_BATCH_LEAVES: usize = 32;
+/// ... as long as the batch stays under this hard bound on extra memory.
+const MAX_GATHER_BYTES: usize = 64 << 20;
 
 /// Tree-LI parameters. Build with struct update syntax from
 /// [`TreeLiParams::default`] or [`TreeLiParams::paper`]; every use validates
@@ -382,7 +389,7 @@ impl TreeLi {
 }
 
 /// One-shot tree LI of `msg` into `out` (any length). The leaves are gathered
-/// (in batches of at most 64 MiB) and hashed together on the current engine
+/// (in batches of about 8 MiB, reused) and hashed together on the current engine
 /// ([`engine::hash_many`]), then each inner level likewise.
 pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
     tree_li_with_engine(engine::current(), params, msg, out)
@@ -426,9 +433,12 @@ pub fn tree_li_with_engine(
         gathered.clear();
         bounds.clear();
         let mut last = first;
-        while last < used
-            && (last == first || gathered.len() + hdr + leaf_len(last) <= GATHER_BYTES)
-        {
+        while last < used && {
+            let grown = gathered.len() + hdr + leaf_len(last);
+            last == first
+                || grown <= GATHER_BYTES
+                || (last - first < MIN_BATCH_LEAVES && grown <= MAX_GATHER_BYTES)
+        } {
             let start = gathered.len();
             gathered.reserve(hdr + leaf_len(last));
             gathered.extend_from_slice(&shape.header);

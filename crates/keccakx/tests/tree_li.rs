@@ -576,3 +576,21 @@ fn height_zero_is_one_node_over_the_message() {
     }
     assert_ne!(a, keccakx::fips202::Sha3_256::digest(&msg));
 }
+
+/// Messages larger than one gather batch of the one-shot path (8 MiB): many
+/// small leaves (several batches), and few large leaves (one leaf per batch
+/// beyond the byte bound) both equal the streaming hasher.
+#[test]
+fn one_shot_batches_equal_streaming_on_large_messages() {
+    let msg = pattern(20 << 20);
+    for (d, h, b) in [(4, 4, 136), (4, 1, 4096), (8, 3, 1000)] {
+        let p = TreeLiParams { degree: d, height: h, block_size: Some(b), ..TreeLiParams::default() };
+        let mut one = [0u8; 32];
+        tree_li(&p, &msg, &mut one).unwrap();
+        let mut t = TreeLi::new(p.clone()).unwrap();
+        for piece in msg.chunks(3 << 20) {
+            t.update(piece);
+        }
+        assert_eq!(t.finalize_vec(32), one.to_vec(), "D={d} H={h} B={b}");
+    }
+}
