@@ -9,7 +9,10 @@ pub(crate) struct Buffer<const N: usize> {
 
 impl<const N: usize> Buffer<N> {
     pub const fn new() -> Self {
-        Self { buf: [0; N], len: 0 }
+        Self {
+            buf: [0; N],
+            len: 0,
+        }
     }
 
     /// Absorbs `data`, calling `f` on every complete block as soon as it is

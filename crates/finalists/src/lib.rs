@@ -30,9 +30,9 @@ mod buffer;
 pub mod groestl;
 pub mod jh;
 pub mod platform;
-pub mod skein;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
+pub mod skein;
 #[cfg(feature = "std")]
 mod twothread;
 
@@ -63,7 +63,10 @@ impl Impl {
             "sequential" | "seq" | "scalar" | "portable" => Ok(Impl::Sequential),
             "parallel" | "simd" | "par" => Ok(Impl::Parallel),
             "two-threads" | "twothreads" | "two_threads" | "threads" | "2t" => Ok(Impl::TwoThreads),
-            _ => Err(UnknownName { what: "implementation", name: name.into() }),
+            _ => Err(UnknownName {
+                what: "implementation",
+                name: name.into(),
+            }),
         }
     }
 
@@ -93,7 +96,11 @@ impl fmt::Display for UnknownName {
             }
             Ok(())
         } else {
-            write!(f, "unknown implementation '{}'; known: sequential, parallel, two-threads", self.name)
+            write!(
+                f,
+                "unknown implementation '{}'; known: sequential, parallel, two-threads",
+                self.name
+            )
         }
     }
 }
@@ -193,7 +200,10 @@ impl Algorithm {
             .iter()
             .copied()
             .find(|a| a.name().replace('-', "") == norm)
-            .ok_or(UnknownName { what: "algorithm", name: name.into() })
+            .ok_or(UnknownName {
+                what: "algorithm",
+                name: name.into(),
+            })
     }
 }
 

@@ -15,7 +15,8 @@ pub struct Features {
 
 #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
 fn detect_now() -> Features {
-    let avx512 = std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl");
+    let avx512 =
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl");
     Features {
         sse41: std::is_x86_feature_detected!("sse4.1") && std::is_x86_feature_detected!("ssse3"),
         avx2: std::is_x86_feature_detected!("avx2"),

@@ -99,7 +99,9 @@ struct Steps {
 }
 impl Steps {
     fn new() -> Self {
-        Steps { side: [AtomicU32::new(0), AtomicU32::new(0)] }
+        Steps {
+            side: [AtomicU32::new(0), AtomicU32::new(0)],
+        }
     }
     fn barrier(&self, me: usize, k: u32) {
         self.side[me].store(k, Release);
@@ -137,8 +139,14 @@ macro_rules! blake_two {
                         $g(&mut v, m, r, g0);
                         $g(&mut v, m, r, g0 + 1);
                         const IDX: [[usize; 4]; 8] = [
-                            [0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15],
-                            [0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14],
+                            [0, 4, 8, 12],
+                            [1, 5, 9, 13],
+                            [2, 6, 10, 14],
+                            [3, 7, 11, 15],
+                            [0, 5, 10, 15],
+                            [1, 6, 11, 12],
+                            [2, 7, 8, 13],
+                            [3, 4, 9, 14],
                         ];
                         for g in [g0, g0 + 1] {
                             for &w in &IDX[g] {
@@ -159,10 +167,28 @@ macro_rules! blake_two {
     };
 }
 
-blake_two!(blake_compress32, u32, AtomicU32, 64, u64, 14,
-    crate::blake::portable::words32, crate::blake::portable::init32, crate::blake::portable::g32_step);
-blake_two!(blake_compress64, u64, AtomicU64, 128, u128, 16,
-    crate::blake::portable::words64, crate::blake::portable::init64, crate::blake::portable::g64_step);
+blake_two!(
+    blake_compress32,
+    u32,
+    AtomicU32,
+    64,
+    u64,
+    14,
+    crate::blake::portable::words32,
+    crate::blake::portable::init32,
+    crate::blake::portable::g32_step
+);
+blake_two!(
+    blake_compress64,
+    u64,
+    AtomicU64,
+    128,
+    u128,
+    16,
+    crate::blake::portable::words64,
+    crate::blake::portable::init64,
+    crate::blake::portable::g64_step
+);
 
 // ---------------------------------------------------------------- Grøstl
 
@@ -173,7 +199,10 @@ struct Done<const C: usize> {
 
 /// P(h ^ m) here, Q(m) on the helper, joined once per block.
 pub(crate) fn groestl_compress<const C: usize>(h: &mut [u64; C], m: &[u64; C]) {
-    let sh = Arc::new(Done::<C> { q: core::array::from_fn(|_| AtomicU64::new(0)), done: AtomicU32::new(0) });
+    let sh = Arc::new(Done::<C> {
+        q: core::array::from_fn(|_| AtomicU64::new(0)),
+        done: AtomicU32::new(0),
+    });
     let sh2 = Arc::clone(&sh);
     let mq = *m;
     split(
@@ -289,7 +318,13 @@ pub(crate) fn skein_ubi<const NW: usize>(h: &mut [u64; NW], m: &[u64; NW], tweak
         buf: core::array::from_fn(|_| core::array::from_fn(|_| AtomicU64::new(0))),
         steps: Steps::new(),
     });
-    fn run<const NW: usize>(sh: &SkeinShared<NW>, k: &[u64; 17], t: &[u64; 3], m: &[u64; NW], side: usize) -> [u64; NW] {
+    fn run<const NW: usize>(
+        sh: &SkeinShared<NW>,
+        k: &[u64; 17],
+        t: &[u64; 3],
+        m: &[u64; NW],
+        side: usize,
+    ) -> [u64; NW] {
         let half = NW / 2;
         let lo = side * half;
         // the words this side owns (positions lo..lo+half of the full state)

@@ -99,7 +99,11 @@ fn against_maintained_crates() {
             let msg = &data[..n];
             let want = reference(alg, msg);
             for imp in [Impl::Sequential, Impl::Parallel] {
-                assert_eq!(ours_split(alg, imp, msg, &mut rng), want, "{alg} {imp:?} len {n}");
+                assert_eq!(
+                    ours_split(alg, imp, msg, &mut rng),
+                    want,
+                    "{alg} {imp:?} len {n}"
+                );
             }
         }
     }
@@ -111,7 +115,11 @@ fn two_threads_against_maintained_crates() {
     for &alg in Algorithm::all() {
         for n in [0, 1, 32, 55, 56, 64, 65, 111, 112, 128, 129, 300] {
             let msg = rng.bytes(n);
-            assert_eq!(ours_split(alg, Impl::TwoThreads, &msg, &mut rng), reference(alg, &msg), "{alg} len {n}");
+            assert_eq!(
+                ours_split(alg, Impl::TwoThreads, &msg, &mut rng),
+                reference(alg, &msg),
+                "{alg} len {n}"
+            );
         }
     }
 }
@@ -124,9 +132,17 @@ fn all_implementations_agree_on_random_inputs() {
         let n = rng.below(3000);
         let msg = rng.bytes(n);
         let a = finalists::hash(alg, Impl::Sequential, &msg);
-        assert_eq!(ours_split(alg, Impl::Parallel, &msg, &mut rng), a, "{alg} parallel len {n}");
+        assert_eq!(
+            ours_split(alg, Impl::Parallel, &msg, &mut rng),
+            a,
+            "{alg} parallel len {n}"
+        );
         if i % 8 == 0 {
-            assert_eq!(ours_split(alg, Impl::TwoThreads, &msg, &mut rng), a, "{alg} two threads len {n}");
+            assert_eq!(
+                ours_split(alg, Impl::TwoThreads, &msg, &mut rng),
+                a,
+                "{alg} two threads len {n}"
+            );
         }
     }
 }
@@ -135,11 +151,23 @@ fn all_implementations_agree_on_random_inputs() {
 fn names_round_trip() {
     for &alg in Algorithm::all() {
         assert_eq!(Algorithm::from_name(alg.name()), Ok(alg));
-        assert_eq!(finalists::hash(alg, Impl::Sequential, b"abc").len(), alg.output_len());
+        assert_eq!(
+            finalists::hash(alg, Impl::Sequential, b"abc").len(),
+            alg.output_len()
+        );
     }
-    assert_eq!(Algorithm::from_name("Grøstl-256"), Ok(Algorithm::Groestl256));
-    assert_eq!(Algorithm::from_name("SKEIN512_256"), Ok(Algorithm::Skein512_256));
-    assert_eq!(Algorithm::from_name("skein512"), Ok(Algorithm::Skein512_512));
+    assert_eq!(
+        Algorithm::from_name("Grøstl-256"),
+        Ok(Algorithm::Groestl256)
+    );
+    assert_eq!(
+        Algorithm::from_name("SKEIN512_256"),
+        Ok(Algorithm::Skein512_256)
+    );
+    assert_eq!(
+        Algorithm::from_name("skein512"),
+        Ok(Algorithm::Skein512_512)
+    );
     let err = Algorithm::from_name("md6").unwrap_err().to_string();
     assert!(err.contains("md6") && err.contains("blake256"), "{err}");
     assert_eq!(Impl::from_name("simd"), Ok(Impl::Parallel));
@@ -153,7 +181,10 @@ fn blake_salt_changes_digest_and_zero_salt_is_default() {
         a.update(b"abc");
         let mut d0 = [0u8; 32];
         a.finalize_into(&mut d0);
-        assert_eq!(d0.to_vec(), finalists::hash(Algorithm::Blake256, imp, b"abc"));
+        assert_eq!(
+            d0.to_vec(),
+            finalists::hash(Algorithm::Blake256, imp, b"abc")
+        );
         let mut b = finalists::Blake256::with_params(32, &[1; 16], imp);
         b.update(b"abc");
         let mut d1 = [0u8; 32];
@@ -195,13 +226,31 @@ fn simd_levels_agree() {
 fn rustcrypto_traits_match() {
     use digest::Digest;
     let msg = b"The quick brown fox jumps over the lazy dog";
-    assert_eq!(finalists::rustcrypto::Blake512::digest(msg).to_vec(), reference(Algorithm::Blake512, msg));
-    assert_eq!(finalists::rustcrypto::Groestl256::digest(msg).to_vec(), reference(Algorithm::Groestl256, msg));
-    assert_eq!(finalists::rustcrypto::Jh384::digest(msg).to_vec(), reference(Algorithm::Jh384, msg));
-    assert_eq!(finalists::rustcrypto::Skein1024_1024::digest(msg).to_vec(), reference(Algorithm::Skein1024_1024, msg));
+    assert_eq!(
+        finalists::rustcrypto::Blake512::digest(msg).to_vec(),
+        reference(Algorithm::Blake512, msg)
+    );
+    assert_eq!(
+        finalists::rustcrypto::Groestl256::digest(msg).to_vec(),
+        reference(Algorithm::Groestl256, msg)
+    );
+    assert_eq!(
+        finalists::rustcrypto::Jh384::digest(msg).to_vec(),
+        reference(Algorithm::Jh384, msg)
+    );
+    assert_eq!(
+        finalists::rustcrypto::Skein1024_1024::digest(msg).to_vec(),
+        reference(Algorithm::Skein1024_1024, msg)
+    );
     let mut h = finalists::rustcrypto::Skein512_256::new();
     Digest::update(&mut h, &msg[..10]);
     Digest::update(&mut h, &msg[10..]);
-    assert_eq!(h.finalize_reset().to_vec(), reference(Algorithm::Skein512_256, msg));
-    assert_eq!(h.finalize().to_vec(), reference(Algorithm::Skein512_256, b""));
+    assert_eq!(
+        h.finalize_reset().to_vec(),
+        reference(Algorithm::Skein512_256, msg)
+    );
+    assert_eq!(
+        h.finalize().to_vec(),
+        reference(Algorithm::Skein512_256, b"")
+    );
 }

@@ -11,11 +11,16 @@ struct Kat {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 fn load(name: &str) -> Vec<Kat> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors/finalists").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/vectors/finalists")
+        .join(name);
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let mut out = Vec::new();
     let (mut len, mut msg) = (None, None);
@@ -30,7 +35,10 @@ fn load(name: &str) -> Vec<Kat> {
             assert_eq!(bits % 8, 0, "only byte-length entries are committed");
             let mut m = msg.take().unwrap();
             m.truncate(bits / 8);
-            out.push(Kat { msg: m, md: unhex(v) });
+            out.push(Kat {
+                msg: m,
+                md: unhex(v),
+            });
         }
     }
     assert!(!out.is_empty(), "{name}: no vectors");
@@ -55,7 +63,11 @@ fn check(file: &str, alg: &str) {
             );
         }
     }
-    println!("{file}: {} vectors x {} implementations", kats.len(), Impl::ALL.len());
+    println!(
+        "{file}: {} vectors x {} implementations",
+        kats.len(),
+        Impl::ALL.len()
+    );
 }
 
 #[test]

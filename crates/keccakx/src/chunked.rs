@@ -33,7 +33,14 @@ pub(crate) struct ChunkHasher {
 impl ChunkHasher {
     pub fn new(spec: LaneSpec, chunk_len: usize, cv_len: usize) -> Self {
         debug_assert!(chunk_len > 0);
-        ChunkHasher { spec, chunk_len, cv_len, buf: Vec::new(), partial: None, count: 0 }
+        ChunkHasher {
+            spec,
+            chunk_len,
+            cv_len,
+            buf: Vec::new(),
+            partial: None,
+            count: 0,
+        }
     }
 
     /// Number of chunks (chaining values) so far.

@@ -8,7 +8,11 @@ pub enum Error {
     /// Permutation width not in {25, 50, 100, 200, 400, 800, 1600}.
     InvalidWidth(usize),
     /// Round count outside 1..=12+2ℓ for the width.
-    InvalidRounds { width: usize, rounds: usize, max: usize },
+    InvalidRounds {
+        width: usize,
+        rounds: usize,
+        max: usize,
+    },
     /// Rate must satisfy 0 < rate < width (in bits).
     InvalidRate { width: usize, rate: usize },
     /// Suffix longer than 7 bits.

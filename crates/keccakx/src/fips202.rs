@@ -39,14 +39,20 @@ mod tests {
     // Empty-message digests from FIPS 202's example values (NIST CSRC).
     #[test]
     fn empty_messages() {
-        assert_eq!(hex(&Sha3_224::digest(b"")), "6b4e03423667dbb73b6e15454f0eb1abd4597f9a1b078e3f5b5a6bc7");
+        assert_eq!(
+            hex(&Sha3_224::digest(b"")),
+            "6b4e03423667dbb73b6e15454f0eb1abd4597f9a1b078e3f5b5a6bc7"
+        );
         assert_eq!(
             hex(&Sha3_256::digest(b"")),
             "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"
         );
         let mut o = [0u8; 32];
         Shake128::digest_into(b"", &mut o);
-        assert_eq!(hex(&o), "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
+        assert_eq!(
+            hex(&o),
+            "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+        );
     }
 
     #[test]

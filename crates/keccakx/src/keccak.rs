@@ -30,6 +30,9 @@ mod tests {
         // Ethereum's well-known empty-input hash.
         let d = Keccak256::digest(b"");
         let hex: alloc::string::String = d.iter().map(|x| alloc::format!("{x:02x}")).collect();
-        assert_eq!(hex, "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+        assert_eq!(
+            hex,
+            "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+        );
     }
 }

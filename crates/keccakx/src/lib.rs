@@ -21,16 +21,16 @@ pub mod batch;
 mod chunked;
 pub mod engine;
 mod error;
-mod fixed;
 pub mod fips202;
+mod fixed;
 pub mod keccak;
 pub mod permutation;
 pub mod registry;
 pub mod rfc9861;
-pub mod sp800_185;
-pub mod sponge;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
+pub mod sp800_185;
+pub mod sponge;
 pub mod tree_li;
 
 pub use error::{Error, Result};

@@ -30,9 +30,14 @@ impl<const R: usize> TurboShake<R> {
 
     pub fn new(domain: u8) -> Result<Self> {
         if !(0x01..=0x7F).contains(&domain) {
-            return Err(Error::InvalidParameter("TurboSHAKE domain byte must be in 0x01..=0x7F"));
+            return Err(Error::InvalidParameter(
+                "TurboSHAKE domain byte must be in 0x01..=0x7F",
+            ));
         }
-        Ok(TurboShake { sponge: ByteSponge::new(R, TURBO_ROUNDS), domain })
+        Ok(TurboShake {
+            sponge: ByteSponge::new(R, TURBO_ROUNDS),
+            domain,
+        })
     }
     pub fn update(&mut self, data: &[u8]) {
         self.sponge.absorb(data);

@@ -151,7 +151,14 @@ macro_rules! xof_reset {
     )*};
 }
 
-xof_reset!(Shake128, Shake256, Kt<168>, Kt<136>, TurboShake<168>, TurboShake<136>);
+xof_reset!(
+    Shake128,
+    Shake256,
+    Kt<168>,
+    Kt<136>,
+    TurboShake<168>,
+    TurboShake<136>
+);
 
 #[cfg(test)]
 mod tests {

@@ -87,13 +87,19 @@ impl CShakeCore {
     fn new(rate: usize, name: &[u8], custom: &[u8]) -> Self {
         let mut sponge = ByteSponge::new(rate, 24);
         if name.is_empty() && custom.is_empty() {
-            return CShakeCore { sponge, suffix: SHAKE_SUFFIX };
+            return CShakeCore {
+                sponge,
+                suffix: SHAKE_SUFFIX,
+            };
         }
         sponge.absorb(left_encode(rate as u128).as_ref());
         absorb_encoded_string(&mut sponge, name);
         absorb_encoded_string(&mut sponge, custom);
         zero_pad_block(&mut sponge);
-        CShakeCore { sponge, suffix: CSHAKE_SUFFIX }
+        CShakeCore {
+            sponge,
+            suffix: CSHAKE_SUFFIX,
+        }
     }
 
     fn finalize_xof(mut self) -> XofReader {
@@ -155,7 +161,9 @@ pub struct CShake<const R: usize> {
 
 impl<const R: usize> CShake<R> {
     pub fn new(function_name: &[u8], customization: &[u8]) -> Self {
-        CShake { core: CShakeCore::new(R, function_name, customization) }
+        CShake {
+            core: CShakeCore::new(R, function_name, customization),
+        }
     }
     pub fn update(&mut self, data: &[u8]) {
         self.core.sponge.absorb(data);
@@ -171,7 +179,13 @@ impl<const R: usize> CShake<R> {
     }
 }
 
-pair!(CShake, CShake128, CShake256, "cSHAKE128 (SP 800-185 §3).", "cSHAKE256 (SP 800-185 §3).");
+pair!(
+    CShake,
+    CShake128,
+    CShake256,
+    "cSHAKE128 (SP 800-185 §3).",
+    "cSHAKE256 (SP 800-185 §3)."
+);
 
 // ---------------------------------------------------------------- KMAC
 
@@ -206,7 +220,13 @@ impl<const R: usize> Kmac<R> {
     }
 }
 
-pair!(Kmac, Kmac128, Kmac256, "KMAC128 / KMACXOF128 (SP 800-185 §4).", "KMAC256 / KMACXOF256 (SP 800-185 §4).");
+pair!(
+    Kmac,
+    Kmac128,
+    Kmac256,
+    "KMAC128 / KMACXOF128 (SP 800-185 §4).",
+    "KMAC256 / KMACXOF256 (SP 800-185 §4)."
+);
 
 // ---------------------------------------------------------------- TupleHash
 
@@ -219,7 +239,9 @@ pub struct TupleHash<const R: usize> {
 
 impl<const R: usize> TupleHash<R> {
     pub fn new(customization: &[u8]) -> Self {
-        TupleHash { core: CShakeCore::new(R, b"TupleHash", customization) }
+        TupleHash {
+            core: CShakeCore::new(R, b"TupleHash", customization),
+        }
     }
     /// Append one element of the tuple (element boundaries matter).
     pub fn push(&mut self, element: &[u8]) {
@@ -257,12 +279,19 @@ impl<const R: usize> ParallelHash<R> {
 
     pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
         if block_size == 0 {
-            return Err(Error::InvalidParameter("ParallelHash block size must be at least 1 byte"));
+            return Err(Error::InvalidParameter(
+                "ParallelHash block size must be at least 1 byte",
+            ));
         }
         let mut outer = CShakeCore::new(R, b"ParallelHash", customization);
-        outer.sponge.absorb(left_encode(block_size as u128).as_ref());
+        outer
+            .sponge
+            .absorb(left_encode(block_size as u128).as_ref());
         let leaf = LaneSpec::fixed(R, 24, SHAKE_SUFFIX);
-        Ok(ParallelHash { outer, blocks: ChunkHasher::new(leaf, block_size, Self::CV_LEN) })
+        Ok(ParallelHash {
+            outer,
+            blocks: ChunkHasher::new(leaf, block_size, Self::CV_LEN),
+        })
     }
     pub fn update(&mut self, data: &[u8]) {
         let outer = &mut self.outer.sponge;

@@ -30,7 +30,10 @@ impl Suffix {
     /// SHA3-n: the bits 01.
     pub const SHA3: Suffix = Suffix { bits: 0b10, len: 2 };
     /// SHAKE: the bits 1111.
-    pub const SHAKE: Suffix = Suffix { bits: 0b1111, len: 4 };
+    pub const SHAKE: Suffix = Suffix {
+        bits: 0b1111,
+        len: 4,
+    };
     /// cSHAKE: the bits 00.
     pub const CSHAKE: Suffix = Suffix { bits: 0b00, len: 2 };
 
@@ -43,7 +46,10 @@ impl Suffix {
             ));
         }
         let len = 7 - d.leading_zeros() as u8;
-        Ok(Suffix { bits: d & ((1u16 << len) - 1) as u8, len })
+        Ok(Suffix {
+            bits: d & ((1u16 << len) - 1) as u8,
+            len,
+        })
     }
 
     /// The suffix bits followed by the first padding bit, as one byte.
@@ -73,21 +79,39 @@ impl SpongeParams {
     pub fn new(width: usize, rate_bits: usize, rounds: usize, suffix: Suffix) -> Result<Self> {
         permutation::check_params(width, rounds)?;
         if rate_bits == 0 || rate_bits >= width {
-            return Err(Error::InvalidRate { width, rate: rate_bits });
+            return Err(Error::InvalidRate {
+                width,
+                rate: rate_bits,
+            });
         }
         suffix.check()?;
-        Ok(SpongeParams { width, rate: rate_bits, rounds, suffix })
+        Ok(SpongeParams {
+            width,
+            rate: rate_bits,
+            rounds,
+            suffix,
+        })
     }
 
     /// Keccak[r, c]: width r + c, full rounds, no suffix.
     pub fn keccak(rate_bits: usize, capacity_bits: usize) -> Result<Self> {
         let width = rate_bits + capacity_bits;
-        Self::new(width, rate_bits, permutation::max_rounds(width)?, Suffix::NONE)
+        Self::new(
+            width,
+            rate_bits,
+            permutation::max_rounds(width)?,
+            Suffix::NONE,
+        )
     }
 
     /// Width 1600, byte rate, known-good constants (the standardized functions).
     pub(crate) const fn fixed1600(rate_bytes: usize, rounds: usize, suffix: Suffix) -> Self {
-        SpongeParams { width: 1600, rate: rate_bytes * 8, rounds, suffix }
+        SpongeParams {
+            width: 1600,
+            rate: rate_bytes * 8,
+            rounds,
+            suffix,
+        }
     }
 
     pub fn width(&self) -> usize {
@@ -170,7 +194,12 @@ pub struct ByteSponge {
 impl ByteSponge {
     /// `rate_bytes` in 1..200, `rounds` in 1..=24 (validated by callers).
     pub const fn new(rate_bytes: usize, rounds: usize) -> Self {
-        ByteSponge { state: [0; 25], rate: rate_bytes, rounds, pos: 0 }
+        ByteSponge {
+            state: [0; 25],
+            rate: rate_bytes,
+            rounds,
+            pos: 0,
+        }
     }
 
     pub fn rate(&self) -> usize {
@@ -272,7 +301,11 @@ pub struct BitSponge {
 
 impl BitSponge {
     pub fn new(params: SpongeParams) -> Self {
-        BitSponge { params, state: [0; 25], pos: 0 }
+        BitSponge {
+            params,
+            state: [0; 25],
+            pos: 0,
+        }
     }
 
     fn lane_bits(&self) -> usize {
@@ -338,7 +371,12 @@ impl BitSponge {
 
 /// The golden model in one call: Keccak[r, c] with the params' suffix over
 /// the first `msg_bits` bits of `msg`, `out_bits` bits of output.
-pub fn golden_sponge(params: &SpongeParams, msg: &[u8], msg_bits: usize, out_bits: usize) -> Vec<u8> {
+pub fn golden_sponge(
+    params: &SpongeParams,
+    msg: &[u8],
+    msg_bits: usize,
+    out_bits: usize,
+) -> Vec<u8> {
     let mut s = BitSponge::new(*params);
     s.absorb_bits(msg, msg_bits);
     s.pad();
@@ -374,12 +412,20 @@ impl Sponge {
         } else {
             Core::Golden(BitSponge::new(params))
         };
-        Sponge { params, core, pending: None }
+        Sponge {
+            params,
+            core,
+            pending: None,
+        }
     }
 
     /// Always the golden bit-level core, whatever the parameters (for tests).
     pub fn new_golden(params: SpongeParams) -> Self {
-        Sponge { params, core: Core::Golden(BitSponge::new(params)), pending: None }
+        Sponge {
+            params,
+            core: Core::Golden(BitSponge::new(params)),
+            pending: None,
+        }
     }
 
     pub fn params(&self) -> &SpongeParams {
@@ -415,7 +461,9 @@ impl Sponge {
     /// Errors if `data` is shorter than `nbits` bits.
     pub fn update_bits(&mut self, data: &[u8], nbits: usize) -> Result<()> {
         if nbits > data.len() * 8 {
-            return Err(Error::InvalidParameter("update_bits: fewer bytes than bits requested"));
+            return Err(Error::InvalidParameter(
+                "update_bits: fewer bytes than bits requested",
+            ));
         }
         let whole = nbits / 8;
         self.update(&data[..whole]);
@@ -463,7 +511,9 @@ pub struct XofReader {
 
 impl XofReader {
     pub(crate) fn from_byte_sponge(s: ByteSponge) -> Self {
-        XofReader { core: Core::Fast(s) }
+        XofReader {
+            core: Core::Fast(s),
+        }
     }
 
     pub fn read(&mut self, out: &mut [u8]) {
@@ -507,15 +557,25 @@ mod tests {
     fn fast_equals_golden_at_rate_edges() {
         // SHA3-256 shape and an odd byte rate, every length around the rate,
         // bit-length tails included.
-        for (rate, suffix) in [(136usize, Suffix::SHA3), (125, Suffix::NONE), (168, Suffix::SHAKE)] {
+        for (rate, suffix) in [
+            (136usize, Suffix::SHA3),
+            (125, Suffix::NONE),
+            (168, Suffix::SHAKE),
+        ] {
             let p = SpongeParams::new(1600, rate * 8, 24, suffix).unwrap();
             let msg: Vec<u8> = (0..3 * rate + 3).map(|i| (i * 7 + 3) as u8).collect();
-            for len_bits in (0..=(2 * rate + 2) * 8).filter(|b| b % 8 == 0 || b % 53 == 0 || b / 8 + 1 >= rate) {
+            for len_bits in
+                (0..=(2 * rate + 2) * 8).filter(|b| b % 8 == 0 || b % 53 == 0 || b / 8 + 1 >= rate)
+            {
                 let mut s = Sponge::new(p);
                 s.update_bits(&msg, len_bits).unwrap();
                 let mut out = vec![0u8; rate + 9];
                 s.finalize_into(&mut out);
-                assert_eq!(out, golden_sponge(&p, &msg, len_bits, out.len() * 8), "rate {rate} bits {len_bits}");
+                assert_eq!(
+                    out,
+                    golden_sponge(&p, &msg, len_bits, out.len() * 8),
+                    "rate {rate} bits {len_bits}"
+                );
             }
         }
     }

@@ -584,7 +584,12 @@ fn height_zero_is_one_node_over_the_message() {
 fn one_shot_batches_equal_streaming_on_large_messages() {
     let msg = pattern(20 << 20);
     for (d, h, b) in [(4, 4, 136), (4, 1, 4096), (8, 3, 1000)] {
-        let p = TreeLiParams { degree: d, height: h, block_size: Some(b), ..TreeLiParams::default() };
+        let p = TreeLiParams {
+            degree: d,
+            height: h,
+            block_size: Some(b),
+            ..TreeLiParams::default()
+        };
         let mut one = [0u8; 32];
         tree_li(&p, &msg, &mut one).unwrap();
         let mut t = TreeLi::new(p.clone()).unwrap();

@@ -34,10 +34,22 @@ pub(crate) const C32: [u32; 16] = [
 
 /// BLAKE-512 constants c_0..c_15 (first digits of pi).
 pub(crate) const C64: [u64; 16] = [
-    0x243F6A8885A308D3, 0x13198A2E03707344, 0xA4093822299F31D0, 0x082EFA98EC4E6C89,
-    0x452821E638D01377, 0xBE5466CF34E90C6C, 0xC0AC29B7C97C50DD, 0x3F84D5B5B5470917,
-    0x9216D5D98979FB1B, 0xD1310BA698DFB5AC, 0x2FFD72DBD01ADFB7, 0xB8E1AFED6A267E96,
-    0xBA7C9045F12C7F99, 0x24A19947B3916CF7, 0x0801F2E2858EFC16, 0x636920D871574E69,
+    0x243F6A8885A308D3,
+    0x13198A2E03707344,
+    0xA4093822299F31D0,
+    0x082EFA98EC4E6C89,
+    0x452821E638D01377,
+    0xBE5466CF34E90C6C,
+    0xC0AC29B7C97C50DD,
+    0x3F84D5B5B5470917,
+    0x9216D5D98979FB1B,
+    0xD1310BA698DFB5AC,
+    0x2FFD72DBD01ADFB7,
+    0xB8E1AFED6A267E96,
+    0xBA7C9045F12C7F99,
+    0x24A19947B3916CF7,
+    0x0801F2E2858EFC16,
+    0x636920D871574E69,
 ];
 
 const IV224: [u32; 8] = [
@@ -47,12 +59,24 @@ const IV256: [u32; 8] = [
     0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
 ];
 const IV384: [u64; 8] = [
-    0xCBBB9D5DC1059ED8, 0x629A292A367CD507, 0x9159015A3070DD17, 0x152FECD8F70E5939,
-    0x67332667FFC00B31, 0x8EB44A8768581511, 0xDB0C2E0D64F98FA7, 0x47B5481DBEFA4FA4,
+    0xCBBB9D5DC1059ED8,
+    0x629A292A367CD507,
+    0x9159015A3070DD17,
+    0x152FECD8F70E5939,
+    0x67332667FFC00B31,
+    0x8EB44A8768581511,
+    0xDB0C2E0D64F98FA7,
+    0x47B5481DBEFA4FA4,
 ];
 const IV512: [u64; 8] = [
-    0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
-    0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
+    0x6A09E667F3BCC908,
+    0xBB67AE8584CAA73B,
+    0x3C6EF372FE94F82B,
+    0xA54FF53A5F1D36F1,
+    0x510E527FADE682D1,
+    0x9B05688C2B3E6C1F,
+    0x1F83D9ABFB41BD6B,
+    0x5BE0CD19137E2179,
 ];
 
 /// Compression function of BLAKE-224/256: `(h, salt, block, counter in bits)`.
@@ -140,7 +164,14 @@ impl Blake256 {
         for (i, w) in s.iter_mut().enumerate() {
             *w = u32::from_be_bytes(salt[4 * i..4 * i + 4].try_into().unwrap());
         }
-        Self { h, salt: s, bits: 0, buf: Buffer::new(), out_len, compress: select32(imp).0 }
+        Self {
+            h,
+            salt: s,
+            bits: 0,
+            buf: Buffer::new(),
+            out_len,
+            compress: select32(imp).0,
+        }
     }
 
     /// Absorbs more message bytes.
@@ -164,7 +195,12 @@ impl Blake256 {
             block[55] |= one;
             block[56..].copy_from_slice(&bits.to_be_bytes());
             // A block with no message bits is compressed with counter 0.
-            (self.compress)(&mut self.h, &self.salt, &block, if len == 0 { 0 } else { bits });
+            (self.compress)(
+                &mut self.h,
+                &self.salt,
+                &block,
+                if len == 0 { 0 } else { bits },
+            );
         } else {
             (self.compress)(&mut self.h, &self.salt, &block, bits);
             let mut last = [0u8; 64];
@@ -219,7 +255,14 @@ impl Blake512 {
         for (i, w) in s.iter_mut().enumerate() {
             *w = u64::from_be_bytes(salt[8 * i..8 * i + 8].try_into().unwrap());
         }
-        Self { h, salt: s, bits: 0, buf: Buffer::new(), out_len, compress: select64(imp).0 }
+        Self {
+            h,
+            salt: s,
+            bits: 0,
+            buf: Buffer::new(),
+            out_len,
+            compress: select64(imp).0,
+        }
     }
 
     /// Absorbs more message bytes.
@@ -242,7 +285,12 @@ impl Blake512 {
         if len <= 111 {
             block[111] |= one;
             block[112..].copy_from_slice(&bits.to_be_bytes());
-            (self.compress)(&mut self.h, &self.salt, &block, if len == 0 { 0 } else { bits });
+            (self.compress)(
+                &mut self.h,
+                &self.salt,
+                &block,
+                if len == 0 { 0 } else { bits },
+            );
         } else {
             (self.compress)(&mut self.h, &self.salt, &block, bits);
             let mut last = [0u8; 128];

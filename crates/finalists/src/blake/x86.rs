@@ -64,7 +64,10 @@ macro_rules! blake32_body {
         let (t0, t1) = ($t as u32 as i32, ($t >> 32) as u32 as i32);
         let mut a = h0;
         let mut b = h1;
-        let mut c = _mm_xor_si128(sv, _mm_setr_epi32(C32[0] as i32, C32[1] as i32, C32[2] as i32, C32[3] as i32));
+        let mut c = _mm_xor_si128(
+            sv,
+            _mm_setr_epi32(C32[0] as i32, C32[1] as i32, C32[2] as i32, C32[3] as i32),
+        );
         let mut d = _mm_xor_si128(
             _mm_setr_epi32(t0, t0, t1, t1),
             _mm_setr_epi32(C32[4] as i32, C32[5] as i32, C32[6] as i32, C32[7] as i32),
@@ -75,7 +78,12 @@ macro_rules! blake32_body {
             // SAFETY: each ct[k] is [u32; 4], a 16-byte load.
             let cv = |k: usize| unsafe { _mm_loadu_si128(ct[k].as_ptr() as *const __m128i) };
             let gather = |o: usize| {
-                _mm_setr_epi32(m[sg[o]] as i32, m[sg[o + 2]] as i32, m[sg[o + 4]] as i32, m[sg[o + 6]] as i32)
+                _mm_setr_epi32(
+                    m[sg[o]] as i32,
+                    m[sg[o + 2]] as i32,
+                    m[sg[o + 4]] as i32,
+                    m[sg[o + 6]] as i32,
+                )
             };
             // column step
             let mx = _mm_xor_si128(gather(0), cv(0));
@@ -120,12 +128,22 @@ macro_rules! blake32_body {
 #[inline(always)]
 fn rot16_ssse3(x: __m128i) -> __m128i {
     // SAFETY: only called from functions compiled with SSSE3 enabled.
-    unsafe { _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)) }
+    unsafe {
+        _mm_shuffle_epi8(
+            x,
+            _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+        )
+    }
 }
 #[inline(always)]
 fn rot8_ssse3(x: __m128i) -> __m128i {
     // SAFETY: only called from functions compiled with SSSE3 enabled.
-    unsafe { _mm_shuffle_epi8(x, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12)) }
+    unsafe {
+        _mm_shuffle_epi8(
+            x,
+            _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
+        )
+    }
 }
 #[inline(always)]
 fn rot12_sse2(x: __m128i) -> __m128i {
@@ -138,7 +156,16 @@ fn rot7_sse2(x: __m128i) -> __m128i {
 
 #[target_feature(enable = "sse2,ssse3,sse4.1")]
 unsafe fn compress32_sse41_inner(h: &mut [u32; 8], s: &[u32; 4], block: &[u8; 64], t: u64) {
-    blake32_body!(h, s, block, t, rot16_ssse3, rot12_sse2, rot8_ssse3, rot7_sse2)
+    blake32_body!(
+        h,
+        s,
+        block,
+        t,
+        rot16_ssse3,
+        rot12_sse2,
+        rot8_ssse3,
+        rot7_sse2
+    )
 }
 
 #[target_feature(enable = "sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
@@ -196,7 +223,12 @@ macro_rules! blake64_body {
             // SAFETY: each ct[k] is [u64; 4], a 32-byte load.
             let cv = |k: usize| unsafe { _mm256_loadu_si256(ct[k].as_ptr() as *const __m256i) };
             let gather = |o: usize| {
-                _mm256_setr_epi64x(m[sg[o]] as i64, m[sg[o + 2]] as i64, m[sg[o + 4]] as i64, m[sg[o + 6]] as i64)
+                _mm256_setr_epi64x(
+                    m[sg[o]] as i64,
+                    m[sg[o + 2]] as i64,
+                    m[sg[o + 4]] as i64,
+                    m[sg[o + 6]] as i64,
+                )
             };
             let mx = _mm256_xor_si256(gather(0), cv(0));
             let my = _mm256_xor_si256(gather(1), cv(1));
@@ -247,8 +279,8 @@ fn rot16_avx2(x: __m256i) -> __m256i {
         _mm256_shuffle_epi8(
             x,
             _mm256_setr_epi8(
-                2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13,
-                14, 15, 8, 9,
+                2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10,
+                11, 12, 13, 14, 15, 8, 9,
             ),
         )
     }

@@ -30,8 +30,14 @@ pub(crate) struct Backend<const C: usize> {
 /// Returns (backend for 512-bit state, backend for 1024-bit state) and a name.
 pub(crate) fn select_backend(imp: Impl, wide: bool) -> ((Backend<8>, Backend<16>), &'static str) {
     let portable = (
-        Backend { compress: portable::compress::<8>, p: portable::perm_p::<8> },
-        Backend { compress: portable::compress::<16>, p: portable::perm_p::<16> },
+        Backend {
+            compress: portable::compress::<8>,
+            p: portable::perm_p::<8>,
+        },
+        Backend {
+            compress: portable::compress::<16>,
+            p: portable::perm_p::<16>,
+        },
     );
     let _ = wide;
     match imp {
@@ -42,8 +48,14 @@ pub(crate) fn select_backend(imp: Impl, wide: bool) -> ((Backend<8>, Backend<16>
                 if crate::platform::capped().avx512_gfni_vbmi {
                     return (
                         (
-                            Backend { compress: x86::compress_8, p: x86::perm_p_8 },
-                            Backend { compress: x86::compress_16, p: x86::perm_p_16 },
+                            Backend {
+                                compress: x86::compress_8,
+                                p: x86::perm_p_8,
+                            },
+                            Backend {
+                                compress: x86::compress_16,
+                                p: x86::perm_p_16,
+                            },
                         ),
                         "avx512-gfni-vbmi",
                     );
@@ -54,8 +66,14 @@ pub(crate) fn select_backend(imp: Impl, wide: bool) -> ((Backend<8>, Backend<16>
         #[cfg(feature = "std")]
         Impl::TwoThreads => (
             (
-                Backend { compress: crate::twothread::groestl_compress::<8>, p: portable::perm_p::<8> },
-                Backend { compress: crate::twothread::groestl_compress::<16>, p: portable::perm_p::<16> },
+                Backend {
+                    compress: crate::twothread::groestl_compress::<8>,
+                    p: portable::perm_p::<8>,
+                },
+                Backend {
+                    compress: crate::twothread::groestl_compress::<16>,
+                    p: portable::perm_p::<16>,
+                },
             ),
             "two threads (P and Q)",
         ),
@@ -90,8 +108,15 @@ macro_rules! groestl_struct {
             /// # Panics
             #[doc = concat!("If `out_len` is not one of ", $lens, " (a programming error).")]
             pub fn with_output_len(out_len: usize, imp: Impl) -> Self {
-                let ok = if $c == 8 { out_len == 28 || out_len == 32 } else { out_len == 48 || out_len == 64 };
-                assert!(ok, concat!("Grøstl output length must be ", $lens, " bytes"));
+                let ok = if $c == 8 {
+                    out_len == 28 || out_len == 32
+                } else {
+                    out_len == 48 || out_len == 64
+                };
+                assert!(
+                    ok,
+                    concat!("Grøstl output length must be ", $lens, " bytes")
+                );
                 let mut iv = [0u8; $nb];
                 let bits = (out_len * 8) as u16;
                 iv[$nb - 2..].copy_from_slice(&bits.to_be_bytes());
@@ -100,7 +125,7 @@ macro_rules! groestl_struct {
                     blocks: 0,
                     buf: Buffer::new(),
                     out_len,
-                    be: select_backend(imp, $c == 16).0 .$pick,
+                    be: select_backend(imp, $c == 16).0.$pick,
                 }
             }
 

@@ -88,7 +88,11 @@ fn round<const C: usize>(x: &mut [u64; C], shift: &[usize; 8]) {
 
 /// The permutation P.
 pub(crate) fn perm_p<const C: usize>(x: &mut [u64; C]) {
-    let (rounds, shift) = if C == 8 { (10, &SHIFT_P8) } else { (14, &SHIFT_P16) };
+    let (rounds, shift) = if C == 8 {
+        (10, &SHIFT_P8)
+    } else {
+        (14, &SHIFT_P16)
+    };
     for i in 0..rounds {
         for (j, w) in x.iter_mut().enumerate() {
             *w ^= ((j << 4) ^ i) as u64;
@@ -99,7 +103,11 @@ pub(crate) fn perm_p<const C: usize>(x: &mut [u64; C]) {
 
 /// The permutation Q.
 pub(crate) fn perm_q<const C: usize>(x: &mut [u64; C]) {
-    let (rounds, shift) = if C == 8 { (10, &SHIFT_Q8) } else { (14, &SHIFT_Q16) };
+    let (rounds, shift) = if C == 8 {
+        (10, &SHIFT_Q8)
+    } else {
+        (14, &SHIFT_Q16)
+    };
     for i in 0..rounds {
         for (j, w) in x.iter_mut().enumerate() {
             *w ^= !((((j << 4) ^ i) as u64) << 56);

@@ -77,12 +77,20 @@ fn mix_bytes(x: __m512i) -> __m512i {
 
 /// Rounds of P (if `do_p`) and Q (if `do_q`) on W = 1 or 2 vectors each.
 #[inline(always)]
-unsafe fn rounds<const W: usize>(p: &mut [__m512i; W], q: &mut [__m512i; W], do_p: bool, do_q: bool) {
+unsafe fn rounds<const W: usize>(
+    p: &mut [__m512i; W],
+    q: &mut [__m512i; W],
+    do_p: bool,
+    do_q: bool,
+) {
     // SAFETY: callers are compiled with avx512f, avx512bw, avx512vbmi and gfni;
     // every static table is 128 bytes, and W <= 2 vectors are read from it.
     unsafe {
-        let (ip, iq, nr): (&[u8; 128], &[u8; 128], usize) =
-            if W == 1 { (&IDX_P8, &IDX_Q8, 10) } else { (&IDX_P16, &IDX_Q16, 14) };
+        let (ip, iq, nr): (&[u8; 128], &[u8; 128], usize) = if W == 1 {
+            (&IDX_P8, &IDX_Q8, 10)
+        } else {
+            (&IDX_P16, &IDX_Q16, 14)
+        };
         let mut idx_p = [_mm512_setzero_si512(); W];
         let mut idx_q = [_mm512_setzero_si512(); W];
         let mut col_p = [_mm512_setzero_si512(); W];

@@ -87,7 +87,13 @@ impl Jh {
             64 => IV512,
             _ => panic!("JH output length must be 28, 32, 48 or 64 bytes"),
         };
-        Self { x, bits: 0, buf: Buffer::new(), out_len, compress: select(imp).0 }
+        Self {
+            x,
+            bits: 0,
+            buf: Buffer::new(),
+            out_len,
+            compress: select(imp).0,
+        }
     }
 
     /// Absorbs more message bytes.
@@ -117,7 +123,8 @@ impl Jh {
         let mut bytes = [0u8; 128];
         for i in 0..8 {
             for k in 0..2 {
-                bytes[16 * i + 8 * k..16 * i + 8 * k + 8].copy_from_slice(&self.x[i][k].to_le_bytes());
+                bytes[16 * i + 8 * k..16 * i + 8 * k + 8]
+                    .copy_from_slice(&self.x[i][k].to_le_bytes());
             }
         }
         out.copy_from_slice(&bytes[128 - self.out_len..]);

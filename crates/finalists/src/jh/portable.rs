@@ -46,7 +46,8 @@ pub(crate) const fn half_round(x: &mut [u64; 8], ce: u64, co: u64, kind: usize) 
     let (a0, a1, a2, a3) = sbox(x[0], x[2], x[4], x[6], ce);
     let (b0, b1, b2, b3) = sbox(x[1], x[3], x[5], x[7], co);
     // L(m0..m7) with m = (x0,x2,x4,x6,x1,x3,x5,x7)
-    let (mut m0, mut m1, mut m2, mut m3, mut m4, mut m5, mut m6, mut m7) = (a0, a1, a2, a3, b0, b1, b2, b3);
+    let (mut m0, mut m1, mut m2, mut m3, mut m4, mut m5, mut m6, mut m7) =
+        (a0, a1, a2, a3, b0, b1, b2, b3);
     m4 ^= m1;
     m5 ^= m2;
     m6 ^= m0 ^ m3;

@@ -77,9 +77,18 @@ macro_rules! jh_body {
                     let odd = [m4, m5, m6, m7];
                     for (j, v) in odd.into_iter().enumerate() {
                         x[2 * j + 1] = match k {
-                            0 => _mm_or_si128(_mm_slli_epi64(_mm_and_si128(v, m55), 1), _mm_and_si128(_mm_srli_epi64(v, 1), m55)),
-                            1 => _mm_or_si128(_mm_slli_epi64(_mm_and_si128(v, m33), 2), _mm_and_si128(_mm_srli_epi64(v, 2), m33)),
-                            2 => _mm_or_si128(_mm_slli_epi64(_mm_and_si128(v, m0f), 4), _mm_and_si128(_mm_srli_epi64(v, 4), m0f)),
+                            0 => _mm_or_si128(
+                                _mm_slli_epi64(_mm_and_si128(v, m55), 1),
+                                _mm_and_si128(_mm_srli_epi64(v, 1), m55),
+                            ),
+                            1 => _mm_or_si128(
+                                _mm_slli_epi64(_mm_and_si128(v, m33), 2),
+                                _mm_and_si128(_mm_srli_epi64(v, 2), m33),
+                            ),
+                            2 => _mm_or_si128(
+                                _mm_slli_epi64(_mm_and_si128(v, m0f), 4),
+                                _mm_and_si128(_mm_srli_epi64(v, 4), m0f),
+                            ),
                             3 => _mm_shuffle_epi8(v, sh8),
                             4 => _mm_shuffle_epi8(v, sh16),
                             5 => _mm_shuffle_epi32(v, 0xb1),

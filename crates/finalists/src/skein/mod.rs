@@ -33,7 +33,10 @@ fn select<const NW: usize>(imp: Impl) -> (UbiFn<NW>, &'static str) {
             (portable::ubi::<NW>, "portable (no SIMD available)")
         }
         #[cfg(feature = "std")]
-        Impl::TwoThreads => (crate::twothread::skein_ubi::<NW>, "two threads (half the MIXes each)"),
+        Impl::TwoThreads => (
+            crate::twothread::skein_ubi::<NW>,
+            "two threads (half the MIXes each)",
+        ),
         #[cfg(not(feature = "std"))]
         Impl::TwoThreads => (portable::ubi::<NW>, "portable (two threads need std)"),
     }
@@ -53,7 +56,8 @@ const fn config_iv<const NW: usize>(out_bits: u64) -> [u64; NW] {
     c[0] = 0x0000_0001_3341_4853; // "SHA3", version 1
     c[1] = out_bits;
     // c[2]: tree parameters Yl = Yf = Ym = 0 (sequential hashing)
-    let mut h = portable::threefish_const::<NW>(&[0; NW], [32, (TYPE_CFG << 56) | FIRST | FINAL], &c);
+    let mut h =
+        portable::threefish_const::<NW>(&[0; NW], [32, (TYPE_CFG << 56) | FIRST | FINAL], &c);
     let mut i = 0;
     while i < NW {
         h[i] ^= c[i];
@@ -115,7 +119,14 @@ impl<const NW: usize, const NB: usize> SkeinCore<NW, NB> {
         } else {
             config_iv::<NW>(bits)
         };
-        Self { h, pos: 0, first: true, buf: Buffer::new(), out_len, ubi: select::<NW>(imp).0 }
+        Self {
+            h,
+            pos: 0,
+            first: true,
+            buf: Buffer::new(),
+            out_len,
+            ubi: select::<NW>(imp).0,
+        }
     }
 
     /// Absorbs more message bytes.
@@ -135,7 +146,10 @@ impl<const NW: usize, const NB: usize> SkeinCore<NW, NB> {
         let mut block = [0u8; NB];
         block[..len].copy_from_slice(&self.buf.buf[..len]);
         self.pos += len as u128;
-        let t1 = ((self.pos >> 64) as u64) | (TYPE_MSG << 56) | FINAL | if self.first { FIRST } else { 0 };
+        let t1 = ((self.pos >> 64) as u64)
+            | (TYPE_MSG << 56)
+            | FINAL
+            | if self.first { FIRST } else { 0 };
         (self.ubi)(&mut self.h, &words::<NW, NB>(&block), [self.pos as u64, t1]);
         for (i, chunk) in out.chunks_mut(NB).enumerate() {
             let mut ctr = [0u64; NW];

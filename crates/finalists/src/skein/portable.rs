@@ -4,7 +4,16 @@
 pub(crate) const C240: u64 = 0x1BD11BDAA9FC1A22;
 
 /// Rotation constants R_{d,j} (d = round mod 8), per state size.
-pub(crate) const R4: [[u32; 2]; 8] = [[14, 16], [52, 57], [23, 40], [5, 37], [25, 33], [46, 12], [58, 22], [32, 32]];
+pub(crate) const R4: [[u32; 2]; 8] = [
+    [14, 16],
+    [52, 57],
+    [23, 40],
+    [5, 37],
+    [25, 33],
+    [46, 12],
+    [58, 22],
+    [32, 32],
+];
 pub(crate) const R8: [[u32; 4]; 8] = [
     [46, 36, 19, 37],
     [33, 27, 14, 42],
@@ -56,7 +65,10 @@ pub(crate) const fn rounds(nw: usize) -> usize {
 
 /// Extended key k_0..k_NW (k_NW = C240 ^ xor of all) and tweak t_0, t_1, t_2.
 #[inline(always)]
-pub(crate) const fn expand<const NW: usize>(key: &[u64; NW], tweak: [u64; 2]) -> ([u64; 17], [u64; 3]) {
+pub(crate) const fn expand<const NW: usize>(
+    key: &[u64; NW],
+    tweak: [u64; 2],
+) -> ([u64; 17], [u64; 3]) {
     let mut k = [0u64; 17];
     let mut par = C240;
     let mut i = 0;
@@ -71,7 +83,12 @@ pub(crate) const fn expand<const NW: usize>(key: &[u64; NW], tweak: [u64; 2]) ->
 
 /// Word `i` of subkey `s`.
 #[inline(always)]
-pub(crate) const fn subkey_word<const NW: usize>(k: &[u64; 17], t: &[u64; 3], s: usize, i: usize) -> u64 {
+pub(crate) const fn subkey_word<const NW: usize>(
+    k: &[u64; 17],
+    t: &[u64; 3],
+    s: usize,
+    i: usize,
+) -> u64 {
     let mut w = k[(s + i) % (NW + 1)];
     if i == NW - 3 {
         w = w.wrapping_add(t[s % 3]);
@@ -84,7 +101,11 @@ pub(crate) const fn subkey_word<const NW: usize>(k: &[u64; 17], t: &[u64; 3], s:
 }
 
 /// Threefish encryption, written plainly (used at compile time for the IVs).
-pub(crate) const fn threefish_const<const NW: usize>(key: &[u64; NW], tweak: [u64; 2], p: &[u64; NW]) -> [u64; NW] {
+pub(crate) const fn threefish_const<const NW: usize>(
+    key: &[u64; NW],
+    tweak: [u64; 2],
+    p: &[u64; NW],
+) -> [u64; NW] {
     let (k, t) = expand::<NW>(key, tweak);
     let mut v = *p;
     let nr = rounds(NW);
@@ -143,7 +164,11 @@ fn add_key<const NW: usize>(v: &mut [u64; NW], k: &[u64; 17], t: &[u64; 3], s: u
 
 /// Threefish encryption, unrolled by eight rounds for the run-time path.
 #[inline(always)]
-pub(crate) fn threefish<const NW: usize>(key: &[u64; NW], tweak: [u64; 2], p: &[u64; NW]) -> [u64; NW] {
+pub(crate) fn threefish<const NW: usize>(
+    key: &[u64; NW],
+    tweak: [u64; 2],
+    p: &[u64; NW],
+) -> [u64; NW] {
     let (k, t) = expand::<NW>(key, tweak);
     let mut v = *p;
     let nr = rounds(NW);

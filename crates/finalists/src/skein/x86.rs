@@ -87,7 +87,8 @@ macro_rules! tf512_body {
             let hi = _mm256_loadu_si256($m.add(4) as *const __m256i);
             let mut a = _mm256_permute4x64_epi64(_mm256_unpacklo_epi64(lo, hi), 0xd8);
             let mut b = _mm256_permute4x64_epi64(_mm256_unpackhi_epi64(lo, hi), 0xd8);
-            let rv: [__m256i; 8] = core::array::from_fn(|d| _mm256_loadu_si256(ROT512[d].as_ptr() as *const __m256i));
+            let rv: [__m256i; 8] =
+                core::array::from_fn(|d| _mm256_loadu_si256(ROT512[d].as_ptr() as *const __m256i));
             for s in 0..18 {
                 let (ke, ko) = subkey(s);
                 a = _mm256_add_epi64(a, ke);
@@ -108,8 +109,14 @@ macro_rules! tf512_body {
             b = _mm256_add_epi64(b, ko);
             let lo = _mm256_unpacklo_epi64(a, b); // x0 x1 x4 x5
             let hi = _mm256_unpackhi_epi64(a, b); // x2 x3 x6 x7
-            _mm256_storeu_si256($out as *mut __m256i, _mm256_permute2x128_si256(lo, hi, 0x20));
-            _mm256_storeu_si256($out.add(4) as *mut __m256i, _mm256_permute2x128_si256(lo, hi, 0x31));
+            _mm256_storeu_si256(
+                $out as *mut __m256i,
+                _mm256_permute2x128_si256(lo, hi, 0x20),
+            );
+            _mm256_storeu_si256(
+                $out.add(4) as *mut __m256i,
+                _mm256_permute2x128_si256(lo, hi, 0x31),
+            );
         }
     }};
 }
@@ -117,7 +124,12 @@ macro_rules! tf512_body {
 #[inline(always)]
 fn rolv_avx2(x: __m256i, r: __m256i) -> __m256i {
     // SAFETY: only inlined into functions compiled with AVX2.
-    unsafe { _mm256_or_si256(_mm256_sllv_epi64(x, r), _mm256_srlv_epi64(x, _mm256_sub_epi64(_mm256_set1_epi64x(64), r))) }
+    unsafe {
+        _mm256_or_si256(
+            _mm256_sllv_epi64(x, r),
+            _mm256_srlv_epi64(x, _mm256_sub_epi64(_mm256_set1_epi64x(64), r)),
+        )
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -143,7 +155,8 @@ macro_rules! tf256_body {
             let mut a = _mm_unpacklo_epi64(lo, hi);
             let mut b = _mm_unpackhi_epi64(lo, hi);
             // pair 1 sits in lane 1 of A; after the swap of B the pairs stay lane-aligned
-            let rv: [__m128i; 8] = core::array::from_fn(|d| _mm_set_epi64x(R4[d][1] as i64, R4[d][0] as i64));
+            let rv: [__m128i; 8] =
+                core::array::from_fn(|d| _mm_set_epi64x(R4[d][1] as i64, R4[d][0] as i64));
             for s in 0..18 {
                 let (ke, ko) = sub(s);
                 a = _mm_add_epi64(a, ke);
@@ -167,7 +180,12 @@ macro_rules! tf256_body {
 #[inline(always)]
 fn rolv_avx2_128(x: __m128i, r: __m128i) -> __m128i {
     // SAFETY: only inlined into functions compiled with AVX2.
-    unsafe { _mm_or_si128(_mm_sllv_epi64(x, r), _mm_srlv_epi64(x, _mm_sub_epi64(_mm_set1_epi64x(64), r))) }
+    unsafe {
+        _mm_or_si128(
+            _mm_sllv_epi64(x, r),
+            _mm_srlv_epi64(x, _mm_sub_epi64(_mm_set1_epi64x(64), r)),
+        )
+    }
 }
 
 #[target_feature(enable = "avx2")]

@@ -4,14 +4,14 @@
 //! width. [`fast`] is the unrolled Keccak-p[1600] used by the sponge; it is
 //! tested against the golden model.
 
-pub mod fast;
-pub mod generic;
-pub mod multi;
-pub mod single;
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+pub mod fast;
+pub mod generic;
+pub mod multi;
+pub mod single;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
