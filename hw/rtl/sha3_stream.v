@@ -114,6 +114,7 @@ module sha3_stream #(
     reg  [18:0]   q0, q1;        // {mode, outlen}
     wire          msg_done;      // final output chunk of the head message captured
     wire          sq_req;        // head message needs one more squeeze block
+    wire          push, pop;     // queue a finished input message / its output is done
 
     wire [2:0]  mode_b   = inmsg ? mode_i : s_mode;
     wire [4:0]  rl_b     = rate_lanes(mode_b);
@@ -232,8 +233,6 @@ module sha3_stream #(
     end
 
     // ----------------------------------------------------------- output side
-    wire push = core_take & blast & ~sq_mode;
-    wire pop  = msg_done;
     always @(posedge clk) begin
         if (rst) begin
             qcnt <= 2'd0; q0 <= 19'd0; q1 <= 19'd0;
@@ -253,6 +252,8 @@ module sha3_stream #(
         end
     end
 
+    assign push = core_take & blast & ~sq_mode;
+    assign pop  = msg_done;
     wire [2:0]  omode   = q0[18:16];
     wire [15:0] ooutlen = q0[15:0];
     reg         osend, ostarted, ofinal;
@@ -261,15 +262,27 @@ module sha3_stream #(
     reg  [511:0] obuf;
     reg  [6:0]  oleft;            // bytes left in obuf
 
+    // What the next capture does is computed one cycle ahead from registers
+    // (off the capture -> ack -> core-take path); `pre_ok` is low for the one
+    // cycle after anything it depends on changed.
     wire [16:0] orem_eff   = ostarted ? orem :
                              (is_shake(omode) ? {1'b0, ooutlen} : {10'd0, digest_bytes(omode)});
     wire [7:0]  rbytes     = {rate_lanes(omode), 3'd0};
     wire [7:0]  cstart     = {ochunk, 6'd0};
     wire [7:0]  cavail     = (rbytes - cstart > 8'd64) ? 8'd64 : (rbytes - cstart);
-    wire        lastchunk  = (rbytes - cstart <= 8'd64);
-    wire        cfinal     = (orem_eff <= {9'd0, cavail});
-    wire [6:0]  ctake      = cfinal ? orem_eff[6:0] : cavail[6:0];
-    wire        capture    = ~osend & core_out_valid & (qcnt != 2'd0);
+    reg         lastchunk, cfinal, pre_ok;
+    reg  [6:0]  ctake;
+    reg  [16:0] orem_next;
+    wire        capture    = ~osend & core_out_valid & (qcnt != 2'd0) & pre_ok;
+    wire        q_change   = capture | push | pop;
+
+    always @(posedge clk) begin
+        lastchunk <= (rbytes - cstart <= 8'd64);
+        cfinal    <= (orem_eff <= {9'd0, cavail});
+        ctake     <= (orem_eff <= {9'd0, cavail}) ? orem_eff[6:0] : cavail[6:0];
+        orem_next <= orem_eff - ((orem_eff <= {9'd0, cavail}) ? orem_eff : {9'd0, cavail});
+        pre_ok    <= ~(rst | q_change);
+    end
 
     assign msg_done       = capture & cfinal;
     assign sq_req         = capture & ~cfinal & lastchunk;
@@ -294,7 +307,7 @@ module sha3_stream #(
             oleft    <= ctake;
             ofinal   <= cfinal;
             osend    <= 1'b1;
-            orem     <= orem_eff - {10'd0, ctake};
+            orem     <= orem_next;
             ostarted <= ~cfinal;
             ochunk   <= (cfinal | lastchunk) ? 2'd0 : ochunk + 2'd1;
         end else if (osend & m_ready) begin
