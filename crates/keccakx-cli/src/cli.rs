@@ -83,6 +83,68 @@ keccakx sum --tag -a kt128 * > SUMS && keccakx sum -c SUMS"
     List,
     /// Show version, CPU features, engines, threads and GPUs.
     Info,
+    /// Measure keccakx's own throughput on this machine (engine and threads
+    /// as chosen by --engine/--threads). Peers: `make bench-cpu`.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Algorithms to measure (repeatable; default: sha3-256, shake128,
+    /// keccak-256, turboshake128, kt128, kt256, parallelhash128, tree-li).
+    #[arg(short = 'a', long = "algorithm", value_name = "NAME")]
+    pub algorithms: Vec<String>,
+
+    /// Input sizes in bytes (repeatable or comma-separated).
+    #[arg(long = "size", value_name = "BYTES", value_delimiter = ',',
+          default_values_t = [64usize, 1024, 1 << 20], value_parser = parse_bench_size)]
+    pub sizes: Vec<usize>,
+
+    /// Seconds of sampling per measurement (0.05..=60).
+    #[arg(long, value_name = "S", default_value_t = 0.3, value_parser = parse_seconds)]
+    pub seconds: f64,
+
+    /// Also hash this many 64-byte messages with SHA3-256 in one batch call
+    /// (0: skip; at most 10000000).
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_batch)]
+    pub batch: usize,
+
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_bench_size(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size in bytes"))?;
+    if n == 0 || n > 1 << 30 {
+        return Err("sizes must be 1..=1073741824 bytes".into());
+    }
+    Ok(n)
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !(0.05..=60.0).contains(&v) {
+        return Err("--seconds must be between 0.05 and 60".into());
+    }
+    Ok(v)
+}
+
+fn parse_batch(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a count"))?;
+    if n > 10_000_000 {
+        return Err("--batch is at most 10000000".into());
+    }
+    Ok(n)
 }
 
 #[derive(Args, Debug, Clone)]

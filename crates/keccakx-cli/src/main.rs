@@ -3,6 +3,7 @@
 
 mod algo;
 mod backend;
+mod bench;
 mod check;
 mod cli;
 mod escape;
@@ -49,6 +50,7 @@ fn real_main() -> i32 {
         Command::Sum(args) => sum_main(args, &cli.global),
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
+        Command::Bench(args) => bench::bench_main(args),
     }
 }
 

@@ -1040,3 +1040,45 @@ fn backend_choice() {
     let e = String::from_utf8_lossy(&auto.stderr);
     assert!(e.is_empty() || e.starts_with("keccakx: GPU"), "{e}");
 }
+
+#[test]
+fn bench_measures_and_rejects_bad_arguments() {
+    let dir = scratch("bench");
+    let o = run_in(
+        &dir,
+        &args(&[
+            "bench",
+            "--json",
+            "--seconds",
+            "0.05",
+            "--size",
+            "64,4096",
+            "-a",
+            "sha3-256",
+            "-a",
+            "kt128",
+            "--batch",
+            "100",
+        ]),
+        b"",
+    );
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    // 2 algorithms x 2 sizes + the batch row, each with a positive rate.
+    assert_eq!(text.matches("\"mb_per_s\": ").count(), 5, "{text}");
+    assert!(
+        text.contains("\"algorithm\": \"kt128\", \"bytes\": 4096"),
+        "{text}"
+    );
+    assert!(!text.contains("\"mb_per_s\": 0.0"), "{text}");
+    for bad in [
+        &["bench", "-a", "nope"][..],
+        &["bench", "--size", "0"],
+        &["bench", "--seconds", "100"],
+    ] {
+        let o = run_in(&dir, &args(bad), b"");
+        no_panic(&o);
+        assert_eq!(code(&o), 2, "{bad:?}");
+    }
+}
