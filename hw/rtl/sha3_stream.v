@@ -262,26 +262,31 @@ module sha3_stream #(
     reg  [511:0] obuf;
     reg  [6:0]  oleft;            // bytes left in obuf
 
-    // What the next capture does is computed one cycle ahead from registers
-    // (off the capture -> ack -> core-take path); `pre_ok` is low for the one
-    // cycle after anything it depends on changed.
+    // What the next capture does is computed ahead from registers, in two
+    // register stages (off the capture -> ack -> core-take path); `pre_ok`
+    // is low for the two cycles after anything it depends on changed.
     wire [16:0] orem_eff   = ostarted ? orem :
                              (is_shake(omode) ? {1'b0, ooutlen} : {10'd0, digest_bytes(omode)});
     wire [7:0]  rbytes     = {rate_lanes(omode), 3'd0};
-    wire [7:0]  cstart     = {ochunk, 6'd0};
-    wire [7:0]  cavail     = (rbytes - cstart > 8'd64) ? 8'd64 : (rbytes - cstart);
-    reg         lastchunk, cfinal, pre_ok;
+    reg  [7:0]  crem;         // rate bytes from the chunk start on
+    reg  [16:0] oeff;
+    reg         lastchunk, cfinal, pre_ok0, pre_ok;
     reg  [6:0]  ctake;
     reg  [16:0] orem_next;
+    wire [6:0]  cavail     = (crem > 8'd64) ? 7'd64 : crem[6:0];
+    wire        cfin_n     = (oeff <= {10'd0, cavail});
     wire        capture    = ~osend & core_out_valid & (qcnt != 2'd0) & pre_ok;
     wire        q_change   = capture | push | pop;
 
     always @(posedge clk) begin
-        lastchunk <= (rbytes - cstart <= 8'd64);
-        cfinal    <= (orem_eff <= {9'd0, cavail});
-        ctake     <= (orem_eff <= {9'd0, cavail}) ? orem_eff[6:0] : cavail[6:0];
-        orem_next <= orem_eff - ((orem_eff <= {9'd0, cavail}) ? orem_eff : {9'd0, cavail});
-        pre_ok    <= ~(rst | q_change);
+        crem      <= rbytes - {ochunk, 6'd0};
+        oeff      <= orem_eff;
+        lastchunk <= (crem <= 8'd64);
+        cfinal    <= cfin_n;
+        ctake     <= cfin_n ? oeff[6:0] : cavail;
+        orem_next <= cfin_n ? 17'd0 : oeff - {10'd0, cavail};
+        pre_ok0   <= ~(rst | q_change);
+        pre_ok    <= pre_ok0 & ~(rst | q_change);
     end
 
     assign msg_done       = capture & cfinal;
