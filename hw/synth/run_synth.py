@@ -102,7 +102,10 @@ def liberty_area(cell):
 
 def ecp5_synth(top, wd):
     out = wd / f"{top}_ecp5_stat.json"
-    secs = yosys(read_rtl() + f"synth_ecp5 -top {top} -json {wd / (top + '_ecp5.json')}; "
+    # -nowidelut: plain LUT4 mapping. With PFU-mux wide LUTs, ABC's mapping of
+    # the XOR-heavy round is unstable (the basic core came out at 7k or 23k
+    # LUT4 depending on small wrapper changes).
+    secs = yosys(read_rtl() + f"synth_ecp5 -nowidelut -top {top} -json {wd / (top + '_ecp5.json')}; "
                  f"tee -q -o {out} stat -json", wd / f"{top}_ecp5.log")
     cells, _ = stat_cells(out)
     return {"synth": {"lut4": cells.get("LUT4", 0),
@@ -155,6 +158,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("HW_JOBS", "2")),
                     help="nextpnr runs in parallel")
     ap.add_argument("--no-pnr", action="store_true", help="skip nextpnr (synthesis only)")
+    ap.add_argument("--ecp5-only", action="store_true",
+                    help="keep the Xilinx/ASIC results already in results/, redo ECP5")
     args = ap.parse_args()
     if not LIB.exists():
         raise SystemExit(f"missing {LIB}: run hw/synth/get_liberty.py")
@@ -169,10 +174,16 @@ def main():
         wd = WORK / core
         wd.mkdir(parents=True, exist_ok=True)
         print(f"[{core}] synthesis", flush=True)
-        res = {"core": core, "top": top, "commit": commit, "tools": versions,
-               "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)",
-               "xilinx": xilinx(top, wd), "asic": asic(top, wd),
-               "bare_core": {"module": bare, "xilinx": xilinx(bare, wd), "asic": asic(bare, wd)}}
+        old = RESULTS / f"{core}.json"
+        if args.ecp5_only and old.exists():
+            res = json.loads(old.read_text())
+            res.pop("ecp5", None)
+        else:
+            res = {"core": core, "top": top, "commit": commit, "tools": versions,
+                   "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)",
+                   "xilinx": xilinx(top, wd), "asic": asic(top, wd),
+                   "bare_core": {"module": bare, "xilinx": xilinx(bare, wd),
+                                 "asic": asic(bare, wd)}}
         if not args.no_pnr:
             res["ecp5"] = ecp5_synth(top, wd)
         results[core] = res
