@@ -215,6 +215,37 @@ pub(crate) fn kt_assemble<const R: usize>(
     Ok(())
 }
 
+impl PhVariant {
+    /// [`ph_assemble`] at this variant's rate.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(
+        self,
+        block: usize,
+        len: u64,
+        customization: &[u8],
+        l_bits: u128,
+        read: &mut ReadFn<'_>,
+        accel_blocks: u64,
+        accel: &mut AccelFn<'_>,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        let f = match self {
+            PhVariant::Ph128 => ph_assemble::<168>,
+            PhVariant::Ph256 => ph_assemble::<136>,
+        };
+        f(
+            block,
+            len,
+            customization,
+            l_bits,
+            read,
+            accel_blocks,
+            accel,
+            out,
+        )
+    }
+}
+
 /// ParallelHash over X of `len` bytes with block size `block`: blocks
 /// 0..accel_blocks (all full) from `accel`, the rest on the CPU.
 /// `l_bits` = 8 × output length, or 0 for the XOF.
@@ -548,28 +579,16 @@ impl GpuHasher {
         let mut accel =
             |sink: &mut SinkFn<'_>| self.leaves_host(&spec, &x, 0, block, full, v.cv_len(), sink);
         let len = data.len() as u64;
-        match v {
-            PhVariant::Ph128 => ph_assemble::<168>(
-                block,
-                len,
-                customization,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-            PhVariant::Ph256 => ph_assemble::<136>(
-                block,
-                len,
-                customization,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-        }
+        v.assemble(
+            block,
+            len,
+            customization,
+            l_bits,
+            &mut read,
+            full,
+            &mut accel,
+            out,
+        )
     }
 
     /// ParallelHash128/256 of device data (see [`GpuHasher::parallelhash_host`]).
@@ -597,28 +616,16 @@ impl GpuHasher {
         let mut accel = |sink: &mut SinkFn<'_>| {
             self.leaves_device(&spec, data, 0, block, full, v.cv_len(), sink)
         };
-        match v {
-            PhVariant::Ph128 => ph_assemble::<168>(
-                block,
-                len,
-                customization,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-            PhVariant::Ph256 => ph_assemble::<136>(
-                block,
-                len,
-                customization,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-        }
+        v.assemble(
+            block,
+            len,
+            customization,
+            l_bits,
+            &mut read,
+            full,
+            &mut accel,
+            out,
+        )
     }
 }
 
@@ -823,28 +830,16 @@ mod tests {
             }
             sink(&cvs)
         };
-        match v {
-            PhVariant::Ph128 => ph_assemble::<168>(
-                block,
-                x.len() as u64,
-                c,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-            PhVariant::Ph256 => ph_assemble::<136>(
-                block,
-                x.len() as u64,
-                c,
-                l_bits,
-                &mut read,
-                full,
-                &mut accel,
-                out,
-            ),
-        }
+        v.assemble(
+            block,
+            x.len() as u64,
+            c,
+            l_bits,
+            &mut read,
+            full,
+            &mut accel,
+            out,
+        )
         .unwrap();
     }
 
