@@ -105,86 +105,90 @@ def rotr(v, n):
 
 
 def fold4_dp():
-    """Datapath of the slice-wise folded core (see keccak_core_fold4.v)."""
-    o = [HDR, "// Datapath of keccak_core_fold4: 16 slices of one round per cycle.\n",
+    """Datapath of the slice-wise folded core (see keccak_core_fold4.v), with
+    the state in distributed memories.
+
+    Lane L (rho offset r = 16q + e) is stored as 16 chains: chain j holds lane
+    bits 16a + j at address {bank, a}, a = 0..3. In cycle k the rho sources of
+    output slices 16k..16k+15 are the input bits 16k + jj - r: for jj >= e
+    chain jj - e at chunk k - q, for jj < e chain jj - e + 16 at chunk
+    k - q - 1. So chains 0..15-e form one memory read at {rb, k-q} and chains
+    16-e..15 another read at {rb, k-q-1}; the two read words side by side
+    are the 16 rho sources in slice order. Every memory writes chunk k of the
+    round output at {~rb, k}."""
+    o = [HDR, "// Datapath of keccak_core_fold4: 16 slices of one round per cycle, the\n"
+         "// state in 50 small memories (async read, sync write; FPGA LUT RAM).\n",
          "module keccak_fold4_dp (\n"
-         "    input  wire [1599:0] p,        // state, lanes turning 16 bits per cycle\n"
-         "    input  wire [319:0]  c,        // column parities of the round input, turning with p\n"
+         "    input  wire          clk,\n"
+         "    input  wire          we,       // write chunk k of the round output\n"
+         "    input  wire          rb,       // bank read this round (written: ~rb)\n"
+         "    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15\n"
+         "    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle\n"
          "    input  wire [1343:0] blk,      // block to absorb\n"
-         "    input  wire          absorb,   // first cycle of round 0: XOR blk in\n"
-         "    input  wire          lastk,    // last cycle of a round\n"
+         "    input  wire          absorb,   // XOR chunk k of blk into the written chunk\n"
+         "    input  wire          wzero,    // write the block alone (first block of a message)\n"
          "    input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices\n"
-         "    output reg  [1599:0] pn,       // next state\n"
-         "    output reg  [319:0]  ce,       // c with the block's parities\n"
-         "    output reg  [79:0]   par       // column parities of the 16 new slices\n"
+         "    output reg  [335:0]  y,        // round output, chunk k of lanes 0..20\n"
+         "    output reg  [79:0]   par       // column parities of the written chunk\n"
          ");\n"]
-    o.append("    // p lanes with the block; only the 16 bits under each window are read\n"
-             "    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("a", 25) +
-             "    /* verilator lint_on UNUSEDSIGNAL */\n")
-    o.append("    reg [63:0] k0, k1, k2, k3, k4, yw;\n")
-    o.append("    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("m", 25) +
-             "    /* verilator lint_on UNUSEDSIGNAL */\n")   # lanes with the window replaced (m0 unused: r=0)
-    o.append(regs("n", 25))   # the same with the block (turn-by-16 path)
-    o.append("    // each cycle uses only the D bits under the five windows of its column\n")
-    o.append("    /* verilator lint_off UNUSEDSIGNAL */\n    reg [63:0] d0, d1, d2, d3, d4;\n"
+    for i in range(25):
+        r = RHO[i]
+        q, e = r // 16, r % 16
+        o.append(f"    reg [{15 - e}:0] ml{i} [0:7];\n")
+        if e:
+            o.append(f"    reg [{e - 1}:0] mh{i} [0:7];\n")
+    o.append("    wire [2:0] wa = {~rb, k};\n")
+    for i in range(25):
+        r = RHO[i]
+        q, e = r // 16, r % 16
+        o.append(f"    wire [2:0] ral{i} = {{rb, k - 2'd{q % 4}}};\n")
+        if e:
+            o.append(f"    wire [2:0] rah{i} = {{rb, k - 2'd{(q + 1) % 4}}};\n")
+    o.append("    wire [15:0] " + ", ".join(f"s{i}" for i in range(25)) + ";\n")
+    for i in range(25):
+        e = RHO[i] % 16
+        o.append(f"    assign s{i} = " + (f"{{ml{i}[ral{i}], mh{i}[rah{i}]}}" if e else f"ml{i}[ral{i}]") + ";\n")
+    o.append("    // each cycle uses only the D bits under the five windows of its column\n"
+             "    /* verilator lint_off UNUSEDSIGNAL */\n    reg [63:0] d0, d1, d2, d3, d4;\n"
              "    /* verilator lint_on UNUSEDSIGNAL */\n")
     o.append("    reg [15:0] " + ", ".join(f"t{i}" for i in range(25)) + ";\n")
-    o.append("    reg [15:0] " + ", ".join(f"y{i}" for i in range(25)) + ";\n")
+    o.append("    reg [15:0] " + ", ".join(f"u{i}" for i in range(25)) + ";\n")
+    o.append("    reg [15:0] " + ", ".join(f"w{i}" for i in range(25)) + ";\n")
     o.append("    always @(*) begin\n")
-    for i in range(25):
-        src = f"p[{64 * i + 63}:{64 * i}]"
-        if i < 21:
-            src += f" ^ ({{64{{absorb}}}} & blk[{64 * i + 63}:{64 * i}])"
-        o.append(f"        a{i} = {src};\n")
     for x in range(5):
-        lanes = [x + 5 * y for y in range(5) if x + 5 * y < 21]
-        par = " ^ ".join(f"blk[{64 * i + 63}:{64 * i}]" for i in lanes)
-        o.append(f"        k{x} = c[{64 * x + 63}:{64 * x}] ^ ({{64{{absorb}}}} & ({par}));\n")
-    o.append("        ce = {k4, k3, k2, k1, k0};\n")
-    for x in range(5):
-        o.append(f"        d{x} = k{(x + 4) % 5} ^ {rotl(f'k{(x + 1) % 5}', 1)};\n")
-    # theta + rho through the window at w = -r: bits (w + j) % 64
+        o.append(f"        d{x} = c[{64 * ((x + 4) % 5) + 63}:{64 * ((x + 4) % 5)}] ^ "
+                 f"{{c[{64 * ((x + 1) % 5) + 62}:{64 * ((x + 1) % 5)}], c[{64 * ((x + 1) % 5) + 63}]}};\n")
+    # theta: D taps at the rho sources (window at -r of the turning parities)
     for i in range(25):
         w = (64 - RHO[i]) % 64
-        o.append(f"        t{i} = {win(f'a{i}', w)} ^ {win(f'd{i % 5}', w)};\n")
-    # pi + chi + iota on the 16 slices
-    for y in range(5):
+        o.append(f"        t{i} = s{i} ^ {win(f'd{i % 5}', w)};\n")
+    for yy in range(5):
         for x in range(5):
             def src(xx):
                 xx %= 5
-                return 5 * xx + (xx + 3 * y) % 5  # pi source lane of (xx, y)
-            l = 5 * y + x
+                return 5 * xx + (xx + 3 * yy) % 5  # pi source lane of (xx, yy)
+            l = 5 * yy + x
             e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
-            o.append(f"        y{l} = {e};\n")
-    o.append("        par = {" + ", ".join(
-        " ^ ".join(f"y{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
-    # Next state: the window gets the new slices, then the lane turns by 16
-    # (16 - r in the last cycle of a round). The block is XORed only on the
-    # turn-by-16 path (absorb never falls in a last cycle), so each state bit
-    # stays one small function of its own sources.
-    lanes = []
+            o.append(f"        u{l} = {e};\n")
     for i in range(25):
-        r = RHO[i]
-        w = (64 - r) % 64
-        mask = ((0xFFFF << w) | (0xFFFF >> (64 - w))) & (2**64 - 1)
-        keep = f"64'h{(~mask) & (2**64 - 1):016x}"
-        o.append(f"        yw = {{48'd0, y{i}}};\n")
-        if w:
-            o.append(f"        yw = {rotl('yw', w)};\n")
-        o.append(f"        m{i} = (p[{64 * i + 63}:{64 * i}] & {keep}) | yw;\n")
+        e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
-            o.append(f"        n{i} = ((p[{64 * i + 63}:{64 * i}] ^ ({{64{{absorb}}}} & "
-                     f"blk[{64 * i + 63}:{64 * i}])) & {keep}) | yw;\n")
-        else:
-            o.append(f"        n{i} = m{i};\n")
-    for i in reversed(range(25)):
-        r = RHO[i]
-        if r == 0:
-            lanes.append(rotr(f"n{i}", 16))
-        else:
-            lanes.append(f"(lastk ? {rotr(f'm{i}', 16 - r)} : {rotr(f'n{i}', 16)})")
-    o.append("        pn = {\n" + ",\n".join(f"            {e}" for e in lanes) + "};\n")
-    o.append("    end\nendmodule\n")
+            b = 64 * i
+            e += (f" ^ ({{16{{absorb}}}} & (k == 2'd0 ? blk[{b + 15}:{b}] : "
+                  f"k == 2'd1 ? blk[{b + 31}:{b + 16}] : k == 2'd2 ? blk[{b + 47}:{b + 32}] : "
+                  f"blk[{b + 63}:{b + 48}]))")
+        o.append(f"        w{i} = {e};\n")
+    o.append("        y = {" + ", ".join(f"u{i}" for i in reversed(range(21))) + "};\n")
+    o.append("        par = {" + ", ".join(
+        " ^ ".join(f"w{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
+    o.append("    end\n")
+    o.append("    always @(posedge clk) begin\n        if (we) begin\n")
+    for i in range(25):
+        e = RHO[i] % 16
+        o.append(f"            ml{i}[wa] <= w{i}[{15 - e}:0];\n")
+        if e:
+            o.append(f"            mh{i}[wa] <= w{i}[15:{16 - e}];\n")
+    o.append("        end\n    end\nendmodule\n")
     return "".join(o)
 
 

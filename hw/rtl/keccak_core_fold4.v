@@ -1,24 +1,35 @@
 // Slice-wise folded Keccak-f[1600] core, folding factor 4: each cycle works
 // on 16 of the 64 slices, so a round takes 4 cycles and a block 96.
 //
-// * theta: the 320 column parities of the round input are kept in a register
-//   (C). They are computed ahead, from the slices the previous round writes
-//   (CN accumulates 5x16 parities per cycle), so theta never waits for the
-//   slices of later cycles.
-// * rho by addressing: every lane is a 64-bit circular register that turns by
-//   16 bits per cycle. Lane L is read and written through a fixed 16-bit
-//   window at position -r[L], so the bits it presents in cycle k are exactly
-//   rho's sources for slices 16k..16k+15. The new bits go into the window the
-//   old bits left; in the last cycle of a round each lane turns by 16-r[L]
-//   instead of 16, which puts it back at offset 0. No barrel shifter, and C
-//   turns with the state, so D's taps are fixed too.
-// * pi and chi work on the 16 slices in the window; iota adds 16 bits of RC.
-// * The block is XORed into the state and into C (with its own column
-//   parities) in the first cycle of round 0 only.
-// The state is cleared after the final output of a message (out_ack with
-// out_clear), so a first block needs no masking; a first block waits for that
-// clear (one cycle between messages).
-// Interface: see keccak_core_basic.v.
+// * The state lives in small memories (keccak_fold4_dp: asynchronous read,
+//   synchronous write; FPGA LUT RAM), two banks: a round reads one bank and
+//   writes its output, 16 slices a cycle, into the other.
+// * rho by memory addressing: each lane is stored as 16 bit chains of 4
+//   chunks; in cycle k the 16 rho sources of output slices 16k..16k+15 are
+//   one read of each chain, at chunk k-q or k-q-1 (q = r div 16). No barrel
+//   shifter and no per-bit state multiplexer.
+// * theta: the 320 column parities of the round input (C) are accumulated
+//   from the chunks the previous round writes (CN) and turn by 16 bits a
+//   cycle, so the D taps are fixed wiring.
+// * pi, chi and iota work on the 16 slices in hand.
+// * Absorb rides on a round: the block is XORed into the chunks that round 23
+//   of the previous permutation writes. So a permutation runs rounds 0..22
+//   and parks; the next block's absorb pass is the parked state's round 23
+//   with chunk k of the block XORed in (for a message's first block the
+//   round's output is dropped: the block alone is written, and its parities
+//   become C). A permutation whose result is wanted (in_last) runs round 23
+//   once more as an output pass, into a 1344-bit output register (out_state).
+//   When the next message's first block is already waiting, its absorb pass
+//   and the output pass are the same round (run once).
+//
+// Cycle counts: a block every 96 cycles; the core reads the block during its
+// 4-cycle absorb pass and takes it (in_ready) in that pass's last cycle, so
+// the block must stay valid and unchanged until then (the AXI rule). The
+// result is out_valid 97 cycles after that take (92 cycles of rounds 0..22,
+// then the 4-cycle output pass), 100 cycles after its absorb pass began.
+// The output pass waits while out_valid is still high (the register is
+// busy); a new message can be absorbed and permuted meanwhile.
+// Interface: see keccak_core_basic.v (out_clear is not needed here).
 `timescale 1ns/1ps
 module keccak_core_fold4 (
     input  wire          clk,
@@ -31,23 +42,40 @@ module keccak_core_fold4 (
     output wire          out_valid,
     output wire [1343:0] out_state,
     input  wire          out_ack,
-    input  wire          out_clear
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire          out_clear   // not needed: the first block masks the state
+    /* verilator lint_on UNUSEDSIGNAL */
 );
-    reg  [1599:0] p;        // state, lane L = p[64L +: 64], rotating
-    reg  [319:0]  c;        // column parities of the round input, rotating with p
+    reg  [319:0]  c;        // column parities of the round input, turning 16 a cycle
     reg  [319:0]  cn;       // parities of the round output, 16 slices per cycle
-    reg           busy, hold, lastf, zero;
+    reg  [1343:0] ost;      // output register (lanes 0..20 of the permuted state)
+    reg           busy;     // a pass is running (cycles 1..3 of a pass, and later rounds)
+    reg           hold;     // ost holds a result not yet acknowledged
+    reg           pend;     // parked state needs an output pass
+    reg           lastf;    // the block being permuted wants its result
+    reg           ab, fm, ob, oo; // pass flags: absorb, first block, write ost, output only
+    reg           rb;       // bank read by this round
     reg  [4:0]    rnd;
     reg  [1:0]    k;
 
-    assign in_ready  = ~busy & ~hold & (zero | ~in_first);
-    wire take        = in_valid & in_ready;
-    wire active      = busy | take;
-    wire [1:0] ck    = busy ? k : 2'd0;
-    wire [4:0] cr    = busy ? rnd : 5'd0;
-    wire lastk       = (ck == 2'd3);
+    // Start a pass (in a cycle the core is parked): absorb a waiting block
+    // (with the pending output pass folded in, which needs a free ost), or
+    // run the output pass alone.
+    wire blk_go   = ~busy & in_valid & ~(pend & hold);
+    wire out_go   = ~busy & ~in_valid & pend & ~hold;
+    wire start    = blk_go | out_go;
+    wire active   = busy | start;
+    wire [1:0] ck = busy ? k : 2'd0;
+    wire [4:0] cr = busy ? rnd : 5'd23;
+    wire cab      = busy ? ab : blk_go;
+    wire cfm      = busy ? fm : (blk_go & in_first);
+    wire cob      = busy ? ob : pend;
+    wire coo      = busy ? oo : out_go;
+    wire lastk    = (ck == 2'd3);
+
+    assign in_ready  = busy & ab & (k == 2'd3);
     assign out_valid = hold;
-    assign out_state = p[1343:0];
+    assign out_state = ost;
 
     wire [63:0] rc;
     keccak_rc u_rc (.rnd(cr), .rc(rc));
@@ -61,56 +89,80 @@ module keccak_core_fold4 (
         endcase
     end
 
-    wire [1599:0] pn;
-    wire [319:0]  ce;
-    wire [79:0]   par;
+    wire [335:0] y;
+    wire [79:0]  par;
     keccak_fold4_dp u_dp (
-        .p(p), .c(c), .blk(in_block), .absorb(take), .lastk(lastk), .rc16(rc16),
-        .pn(pn), .ce(ce), .par(par));
+        .clk(clk), .we(active), .rb(rb), .k(ck), .c(c), .blk(in_block),
+        .absorb(cab), .wzero(cfm), .rc16(rc16), .y(y), .par(par));
 
+    // C turns by 16 a cycle (back in place after a round); at the end of a
+    // round that is not an output-only pass it takes the new parities.
     integer i;
     always @(posedge clk) begin
-        if (rst | (out_ack & out_clear)) begin
-            p <= 1600'd0;
-            c <= 320'd0;
-        end else if (active) begin
-            p <= pn;
+        if (active) begin
             for (i = 0; i < 5; i = i + 1) begin
-                if (lastk)
+                if (lastk & ~coo)
                     c[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
                 else
-                    c[64*i +: 64] <= {ce[64*i +: 16], ce[64*i+16 +: 48]};
+                    c[64*i +: 64] <= {c[64*i +: 16], c[64*i+16 +: 48]};
+                cn[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
             end
         end
     end
 
-    always @(posedge clk) begin
-        if (active)
-            for (i = 0; i < 5; i = i + 1)
-                cn[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
-    end
+    // Output register: chunk k of each rate lane, written during an output pass.
+    genvar gl;
+    generate
+        for (gl = 0; gl < 21; gl = gl + 1) begin : g_out
+            always @(posedge clk) begin
+                if (active & cob) begin
+                    case (ck)
+                        2'd0: ost[64*gl +: 16]      <= y[16*gl +: 16];
+                        2'd1: ost[64*gl + 16 +: 16] <= y[16*gl +: 16];
+                        2'd2: ost[64*gl + 32 +: 16] <= y[16*gl +: 16];
+                        default: ost[64*gl + 48 +: 16] <= y[16*gl +: 16];
+                    endcase
+                end
+            end
+        end
+    endgenerate
 
     always @(posedge clk) begin
         if (rst) begin
-            busy <= 1'b0; hold <= 1'b0; lastf <= 1'b0; zero <= 1'b1; rnd <= 5'd0; k <= 2'd0;
+            busy <= 1'b0; hold <= 1'b0; pend <= 1'b0; lastf <= 1'b0; rb <= 1'b0;
+            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0; oo <= 1'b0; rnd <= 5'd0; k <= 2'd0;
         end else begin
-            if (out_ack) begin
-                hold <= 1'b0;
-                if (out_clear) zero <= 1'b1;
+            if (out_ack) hold <= 1'b0;
+            if (start) begin
+                busy <= 1'b1;
+                ab   <= blk_go;
+                fm   <= blk_go & in_first;
+                ob   <= pend;
+                oo   <= out_go;
+                rnd  <= 5'd23;
             end
-            if (take) begin
-                busy  <= 1'b1;
-                rnd   <= 5'd0;
-                k     <= 2'd1;
-                lastf <= in_last;
-                zero  <= 1'b0;
-            end else if (busy) begin
-                k <= k + 2'd1;
-                if (k == 2'd3) begin
-                    rnd <= rnd + 5'd1;
-                    if (rnd == 5'd23) begin
+            if (active) begin
+                k <= ck + 2'd1;
+                if (lastk) begin
+                    if (cob) begin          // output pass done: ost is valid
+                        hold <= 1'b1;
+                        pend <= 1'b0;
+                    end
+                    if (coo) begin          // output only: state stays parked
                         busy <= 1'b0;
-                        hold <= lastf;
+                    end else begin
+                        rb <= ~rb;
+                        if (cr == 5'd23) begin   // absorb pass done: the block is taken
+                            rnd   <= 5'd0;
+                            lastf <= in_last;
+                            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0;
+                        end else begin
+                            rnd <= cr + 5'd1;
+                            if (cr == 5'd22) begin   // park before round 23
+                                busy <= 1'b0;
+                                if (lastf) pend <= 1'b1;
+                            end
+                        end
                     end
                 end
             end

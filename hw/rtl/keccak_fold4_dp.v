@@ -2,245 +2,288 @@
 // State layout (all cores): lane (x,y) is s[64*(5*y+x) +: 64], bit z of the
 // lane is bit z of that slice; byte i of a message block is s[8*i +: 8].
 `timescale 1ns/1ps
-// Datapath of keccak_core_fold4: 16 slices of one round per cycle.
+// Datapath of keccak_core_fold4: 16 slices of one round per cycle, the
+// state in 50 small memories (async read, sync write; FPGA LUT RAM).
 module keccak_fold4_dp (
-    input  wire [1599:0] p,        // state, lanes turning 16 bits per cycle
-    input  wire [319:0]  c,        // column parities of the round input, turning with p
+    input  wire          clk,
+    input  wire          we,       // write chunk k of the round output
+    input  wire          rb,       // bank read this round (written: ~rb)
+    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15
+    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle
     input  wire [1343:0] blk,      // block to absorb
-    input  wire          absorb,   // first cycle of round 0: XOR blk in
-    input  wire          lastk,    // last cycle of a round
+    input  wire          absorb,   // XOR chunk k of blk into the written chunk
+    input  wire          wzero,    // write the block alone (first block of a message)
     input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices
-    output reg  [1599:0] pn,       // next state
-    output reg  [319:0]  ce,       // c with the block's parities
-    output reg  [79:0]   par       // column parities of the 16 new slices
+    output reg  [335:0]  y,        // round output, chunk k of lanes 0..20
+    output reg  [79:0]   par       // column parities of the written chunk
 );
-    // p lanes with the block; only the 16 bits under each window are read
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [63:0] a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24;
-    /* verilator lint_on UNUSEDSIGNAL */
-    reg [63:0] k0, k1, k2, k3, k4, yw;
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [63:0] m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21, m22, m23, m24;
-    /* verilator lint_on UNUSEDSIGNAL */
-    reg [63:0] n0, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, n15, n16, n17, n18, n19, n20, n21, n22, n23, n24;
+    reg [15:0] ml0 [0:7];
+    reg [14:0] ml1 [0:7];
+    reg [0:0] mh1 [0:7];
+    reg [1:0] ml2 [0:7];
+    reg [13:0] mh2 [0:7];
+    reg [3:0] ml3 [0:7];
+    reg [11:0] mh3 [0:7];
+    reg [4:0] ml4 [0:7];
+    reg [10:0] mh4 [0:7];
+    reg [11:0] ml5 [0:7];
+    reg [3:0] mh5 [0:7];
+    reg [3:0] ml6 [0:7];
+    reg [11:0] mh6 [0:7];
+    reg [9:0] ml7 [0:7];
+    reg [5:0] mh7 [0:7];
+    reg [8:0] ml8 [0:7];
+    reg [6:0] mh8 [0:7];
+    reg [11:0] ml9 [0:7];
+    reg [3:0] mh9 [0:7];
+    reg [12:0] ml10 [0:7];
+    reg [2:0] mh10 [0:7];
+    reg [5:0] ml11 [0:7];
+    reg [9:0] mh11 [0:7];
+    reg [4:0] ml12 [0:7];
+    reg [10:0] mh12 [0:7];
+    reg [6:0] ml13 [0:7];
+    reg [8:0] mh13 [0:7];
+    reg [8:0] ml14 [0:7];
+    reg [6:0] mh14 [0:7];
+    reg [6:0] ml15 [0:7];
+    reg [8:0] mh15 [0:7];
+    reg [2:0] ml16 [0:7];
+    reg [12:0] mh16 [0:7];
+    reg [0:0] ml17 [0:7];
+    reg [14:0] mh17 [0:7];
+    reg [10:0] ml18 [0:7];
+    reg [4:0] mh18 [0:7];
+    reg [7:0] ml19 [0:7];
+    reg [7:0] mh19 [0:7];
+    reg [13:0] ml20 [0:7];
+    reg [1:0] mh20 [0:7];
+    reg [13:0] ml21 [0:7];
+    reg [1:0] mh21 [0:7];
+    reg [2:0] ml22 [0:7];
+    reg [12:0] mh22 [0:7];
+    reg [7:0] ml23 [0:7];
+    reg [7:0] mh23 [0:7];
+    reg [1:0] ml24 [0:7];
+    reg [13:0] mh24 [0:7];
+    wire [2:0] wa = {~rb, k};
+    wire [2:0] ral0 = {rb, k - 2'd0};
+    wire [2:0] ral1 = {rb, k - 2'd0};
+    wire [2:0] rah1 = {rb, k - 2'd1};
+    wire [2:0] ral2 = {rb, k - 2'd3};
+    wire [2:0] rah2 = {rb, k - 2'd0};
+    wire [2:0] ral3 = {rb, k - 2'd1};
+    wire [2:0] rah3 = {rb, k - 2'd2};
+    wire [2:0] ral4 = {rb, k - 2'd1};
+    wire [2:0] rah4 = {rb, k - 2'd2};
+    wire [2:0] ral5 = {rb, k - 2'd2};
+    wire [2:0] rah5 = {rb, k - 2'd3};
+    wire [2:0] ral6 = {rb, k - 2'd2};
+    wire [2:0] rah6 = {rb, k - 2'd3};
+    wire [2:0] ral7 = {rb, k - 2'd0};
+    wire [2:0] rah7 = {rb, k - 2'd1};
+    wire [2:0] ral8 = {rb, k - 2'd3};
+    wire [2:0] rah8 = {rb, k - 2'd0};
+    wire [2:0] ral9 = {rb, k - 2'd1};
+    wire [2:0] rah9 = {rb, k - 2'd2};
+    wire [2:0] ral10 = {rb, k - 2'd0};
+    wire [2:0] rah10 = {rb, k - 2'd1};
+    wire [2:0] ral11 = {rb, k - 2'd0};
+    wire [2:0] rah11 = {rb, k - 2'd1};
+    wire [2:0] ral12 = {rb, k - 2'd2};
+    wire [2:0] rah12 = {rb, k - 2'd3};
+    wire [2:0] ral13 = {rb, k - 2'd1};
+    wire [2:0] rah13 = {rb, k - 2'd2};
+    wire [2:0] ral14 = {rb, k - 2'd2};
+    wire [2:0] rah14 = {rb, k - 2'd3};
+    wire [2:0] ral15 = {rb, k - 2'd2};
+    wire [2:0] rah15 = {rb, k - 2'd3};
+    wire [2:0] ral16 = {rb, k - 2'd2};
+    wire [2:0] rah16 = {rb, k - 2'd3};
+    wire [2:0] ral17 = {rb, k - 2'd0};
+    wire [2:0] rah17 = {rb, k - 2'd1};
+    wire [2:0] ral18 = {rb, k - 2'd1};
+    wire [2:0] rah18 = {rb, k - 2'd2};
+    wire [2:0] ral19 = {rb, k - 2'd0};
+    wire [2:0] rah19 = {rb, k - 2'd1};
+    wire [2:0] ral20 = {rb, k - 2'd1};
+    wire [2:0] rah20 = {rb, k - 2'd2};
+    wire [2:0] ral21 = {rb, k - 2'd0};
+    wire [2:0] rah21 = {rb, k - 2'd1};
+    wire [2:0] ral22 = {rb, k - 2'd3};
+    wire [2:0] rah22 = {rb, k - 2'd0};
+    wire [2:0] ral23 = {rb, k - 2'd3};
+    wire [2:0] rah23 = {rb, k - 2'd0};
+    wire [2:0] ral24 = {rb, k - 2'd0};
+    wire [2:0] rah24 = {rb, k - 2'd1};
+    wire [15:0] s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24;
+    assign s0 = ml0[ral0];
+    assign s1 = {ml1[ral1], mh1[rah1]};
+    assign s2 = {ml2[ral2], mh2[rah2]};
+    assign s3 = {ml3[ral3], mh3[rah3]};
+    assign s4 = {ml4[ral4], mh4[rah4]};
+    assign s5 = {ml5[ral5], mh5[rah5]};
+    assign s6 = {ml6[ral6], mh6[rah6]};
+    assign s7 = {ml7[ral7], mh7[rah7]};
+    assign s8 = {ml8[ral8], mh8[rah8]};
+    assign s9 = {ml9[ral9], mh9[rah9]};
+    assign s10 = {ml10[ral10], mh10[rah10]};
+    assign s11 = {ml11[ral11], mh11[rah11]};
+    assign s12 = {ml12[ral12], mh12[rah12]};
+    assign s13 = {ml13[ral13], mh13[rah13]};
+    assign s14 = {ml14[ral14], mh14[rah14]};
+    assign s15 = {ml15[ral15], mh15[rah15]};
+    assign s16 = {ml16[ral16], mh16[rah16]};
+    assign s17 = {ml17[ral17], mh17[rah17]};
+    assign s18 = {ml18[ral18], mh18[rah18]};
+    assign s19 = {ml19[ral19], mh19[rah19]};
+    assign s20 = {ml20[ral20], mh20[rah20]};
+    assign s21 = {ml21[ral21], mh21[rah21]};
+    assign s22 = {ml22[ral22], mh22[rah22]};
+    assign s23 = {ml23[ral23], mh23[rah23]};
+    assign s24 = {ml24[ral24], mh24[rah24]};
     // each cycle uses only the D bits under the five windows of its column
     /* verilator lint_off UNUSEDSIGNAL */
     reg [63:0] d0, d1, d2, d3, d4;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [15:0] t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16, t17, t18, t19, t20, t21, t22, t23, t24;
-    reg [15:0] y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15, y16, y17, y18, y19, y20, y21, y22, y23, y24;
+    reg [15:0] u0, u1, u2, u3, u4, u5, u6, u7, u8, u9, u10, u11, u12, u13, u14, u15, u16, u17, u18, u19, u20, u21, u22, u23, u24;
+    reg [15:0] w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15, w16, w17, w18, w19, w20, w21, w22, w23, w24;
     always @(*) begin
-        a0 = p[63:0] ^ ({64{absorb}} & blk[63:0]);
-        a1 = p[127:64] ^ ({64{absorb}} & blk[127:64]);
-        a2 = p[191:128] ^ ({64{absorb}} & blk[191:128]);
-        a3 = p[255:192] ^ ({64{absorb}} & blk[255:192]);
-        a4 = p[319:256] ^ ({64{absorb}} & blk[319:256]);
-        a5 = p[383:320] ^ ({64{absorb}} & blk[383:320]);
-        a6 = p[447:384] ^ ({64{absorb}} & blk[447:384]);
-        a7 = p[511:448] ^ ({64{absorb}} & blk[511:448]);
-        a8 = p[575:512] ^ ({64{absorb}} & blk[575:512]);
-        a9 = p[639:576] ^ ({64{absorb}} & blk[639:576]);
-        a10 = p[703:640] ^ ({64{absorb}} & blk[703:640]);
-        a11 = p[767:704] ^ ({64{absorb}} & blk[767:704]);
-        a12 = p[831:768] ^ ({64{absorb}} & blk[831:768]);
-        a13 = p[895:832] ^ ({64{absorb}} & blk[895:832]);
-        a14 = p[959:896] ^ ({64{absorb}} & blk[959:896]);
-        a15 = p[1023:960] ^ ({64{absorb}} & blk[1023:960]);
-        a16 = p[1087:1024] ^ ({64{absorb}} & blk[1087:1024]);
-        a17 = p[1151:1088] ^ ({64{absorb}} & blk[1151:1088]);
-        a18 = p[1215:1152] ^ ({64{absorb}} & blk[1215:1152]);
-        a19 = p[1279:1216] ^ ({64{absorb}} & blk[1279:1216]);
-        a20 = p[1343:1280] ^ ({64{absorb}} & blk[1343:1280]);
-        a21 = p[1407:1344];
-        a22 = p[1471:1408];
-        a23 = p[1535:1472];
-        a24 = p[1599:1536];
-        k0 = c[63:0] ^ ({64{absorb}} & (blk[63:0] ^ blk[383:320] ^ blk[703:640] ^ blk[1023:960] ^ blk[1343:1280]));
-        k1 = c[127:64] ^ ({64{absorb}} & (blk[127:64] ^ blk[447:384] ^ blk[767:704] ^ blk[1087:1024]));
-        k2 = c[191:128] ^ ({64{absorb}} & (blk[191:128] ^ blk[511:448] ^ blk[831:768] ^ blk[1151:1088]));
-        k3 = c[255:192] ^ ({64{absorb}} & (blk[255:192] ^ blk[575:512] ^ blk[895:832] ^ blk[1215:1152]));
-        k4 = c[319:256] ^ ({64{absorb}} & (blk[319:256] ^ blk[639:576] ^ blk[959:896] ^ blk[1279:1216]));
-        ce = {k4, k3, k2, k1, k0};
-        d0 = k4 ^ {k1[62:0], k1[63:63]};
-        d1 = k0 ^ {k2[62:0], k2[63:63]};
-        d2 = k1 ^ {k3[62:0], k3[63:63]};
-        d3 = k2 ^ {k4[62:0], k4[63:63]};
-        d4 = k3 ^ {k0[62:0], k0[63:63]};
-        t0 = a0[15:0] ^ d0[15:0];
-        t1 = {a1[14:0], a1[63:63]} ^ {d1[14:0], d1[63:63]};
-        t2 = a2[17:2] ^ d2[17:2];
-        t3 = a3[51:36] ^ d3[51:36];
-        t4 = a4[52:37] ^ d4[52:37];
-        t5 = a5[43:28] ^ d0[43:28];
-        t6 = a6[35:20] ^ d1[35:20];
-        t7 = {a7[9:0], a7[63:58]} ^ {d2[9:0], d2[63:58]};
-        t8 = a8[24:9] ^ d3[24:9];
-        t9 = a9[59:44] ^ d4[59:44];
-        t10 = {a10[12:0], a10[63:61]} ^ {d0[12:0], d0[63:61]};
-        t11 = {a11[5:0], a11[63:54]} ^ {d1[5:0], d1[63:54]};
-        t12 = a12[36:21] ^ d2[36:21];
-        t13 = a13[54:39] ^ d3[54:39];
-        t14 = a14[40:25] ^ d4[40:25];
-        t15 = a15[38:23] ^ d0[38:23];
-        t16 = a16[34:19] ^ d1[34:19];
-        t17 = {a17[0:0], a17[63:49]} ^ {d2[0:0], d2[63:49]};
-        t18 = a18[58:43] ^ d3[58:43];
-        t19 = {a19[7:0], a19[63:56]} ^ {d4[7:0], d4[63:56]};
-        t20 = a20[61:46] ^ d0[61:46];
-        t21 = {a21[13:0], a21[63:62]} ^ {d1[13:0], d1[63:62]};
-        t22 = a22[18:3] ^ d2[18:3];
-        t23 = a23[23:8] ^ d3[23:8];
-        t24 = {a24[1:0], a24[63:50]} ^ {d4[1:0], d4[63:50]};
-        y0 = t0 ^ (~t6 & t12) ^ rc16;
-        y1 = t6 ^ (~t12 & t18);
-        y2 = t12 ^ (~t18 & t24);
-        y3 = t18 ^ (~t24 & t0);
-        y4 = t24 ^ (~t0 & t6);
-        y5 = t3 ^ (~t9 & t10);
-        y6 = t9 ^ (~t10 & t16);
-        y7 = t10 ^ (~t16 & t22);
-        y8 = t16 ^ (~t22 & t3);
-        y9 = t22 ^ (~t3 & t9);
-        y10 = t1 ^ (~t7 & t13);
-        y11 = t7 ^ (~t13 & t19);
-        y12 = t13 ^ (~t19 & t20);
-        y13 = t19 ^ (~t20 & t1);
-        y14 = t20 ^ (~t1 & t7);
-        y15 = t4 ^ (~t5 & t11);
-        y16 = t5 ^ (~t11 & t17);
-        y17 = t11 ^ (~t17 & t23);
-        y18 = t17 ^ (~t23 & t4);
-        y19 = t23 ^ (~t4 & t5);
-        y20 = t2 ^ (~t8 & t14);
-        y21 = t8 ^ (~t14 & t15);
-        y22 = t14 ^ (~t15 & t21);
-        y23 = t15 ^ (~t21 & t2);
-        y24 = t21 ^ (~t2 & t8);
-        par = {y4 ^ y9 ^ y14 ^ y19 ^ y24, y3 ^ y8 ^ y13 ^ y18 ^ y23, y2 ^ y7 ^ y12 ^ y17 ^ y22, y1 ^ y6 ^ y11 ^ y16 ^ y21, y0 ^ y5 ^ y10 ^ y15 ^ y20};
-        yw = {48'd0, y0};
-        m0 = (p[63:0] & 64'hffffffffffff0000) | yw;
-        n0 = ((p[63:0] ^ ({64{absorb}} & blk[63:0])) & 64'hffffffffffff0000) | yw;
-        yw = {48'd0, y1};
-        yw = {yw[0:0], yw[63:1]};
-        m1 = (p[127:64] & 64'h7fffffffffff8000) | yw;
-        n1 = ((p[127:64] ^ ({64{absorb}} & blk[127:64])) & 64'h7fffffffffff8000) | yw;
-        yw = {48'd0, y2};
-        yw = {yw[61:0], yw[63:62]};
-        m2 = (p[191:128] & 64'hfffffffffffc0003) | yw;
-        n2 = ((p[191:128] ^ ({64{absorb}} & blk[191:128])) & 64'hfffffffffffc0003) | yw;
-        yw = {48'd0, y3};
-        yw = {yw[27:0], yw[63:28]};
-        m3 = (p[255:192] & 64'hfff0000fffffffff) | yw;
-        n3 = ((p[255:192] ^ ({64{absorb}} & blk[255:192])) & 64'hfff0000fffffffff) | yw;
-        yw = {48'd0, y4};
-        yw = {yw[26:0], yw[63:27]};
-        m4 = (p[319:256] & 64'hffe0001fffffffff) | yw;
-        n4 = ((p[319:256] ^ ({64{absorb}} & blk[319:256])) & 64'hffe0001fffffffff) | yw;
-        yw = {48'd0, y5};
-        yw = {yw[35:0], yw[63:36]};
-        m5 = (p[383:320] & 64'hfffff0000fffffff) | yw;
-        n5 = ((p[383:320] ^ ({64{absorb}} & blk[383:320])) & 64'hfffff0000fffffff) | yw;
-        yw = {48'd0, y6};
-        yw = {yw[43:0], yw[63:44]};
-        m6 = (p[447:384] & 64'hfffffff0000fffff) | yw;
-        n6 = ((p[447:384] ^ ({64{absorb}} & blk[447:384])) & 64'hfffffff0000fffff) | yw;
-        yw = {48'd0, y7};
-        yw = {yw[5:0], yw[63:6]};
-        m7 = (p[511:448] & 64'h03fffffffffffc00) | yw;
-        n7 = ((p[511:448] ^ ({64{absorb}} & blk[511:448])) & 64'h03fffffffffffc00) | yw;
-        yw = {48'd0, y8};
-        yw = {yw[54:0], yw[63:55]};
-        m8 = (p[575:512] & 64'hfffffffffe0001ff) | yw;
-        n8 = ((p[575:512] ^ ({64{absorb}} & blk[575:512])) & 64'hfffffffffe0001ff) | yw;
-        yw = {48'd0, y9};
-        yw = {yw[19:0], yw[63:20]};
-        m9 = (p[639:576] & 64'hf0000fffffffffff) | yw;
-        n9 = ((p[639:576] ^ ({64{absorb}} & blk[639:576])) & 64'hf0000fffffffffff) | yw;
-        yw = {48'd0, y10};
-        yw = {yw[2:0], yw[63:3]};
-        m10 = (p[703:640] & 64'h1fffffffffffe000) | yw;
-        n10 = ((p[703:640] ^ ({64{absorb}} & blk[703:640])) & 64'h1fffffffffffe000) | yw;
-        yw = {48'd0, y11};
-        yw = {yw[9:0], yw[63:10]};
-        m11 = (p[767:704] & 64'h003fffffffffffc0) | yw;
-        n11 = ((p[767:704] ^ ({64{absorb}} & blk[767:704])) & 64'h003fffffffffffc0) | yw;
-        yw = {48'd0, y12};
-        yw = {yw[42:0], yw[63:43]};
-        m12 = (p[831:768] & 64'hffffffe0001fffff) | yw;
-        n12 = ((p[831:768] ^ ({64{absorb}} & blk[831:768])) & 64'hffffffe0001fffff) | yw;
-        yw = {48'd0, y13};
-        yw = {yw[24:0], yw[63:25]};
-        m13 = (p[895:832] & 64'hff80007fffffffff) | yw;
-        n13 = ((p[895:832] ^ ({64{absorb}} & blk[895:832])) & 64'hff80007fffffffff) | yw;
-        yw = {48'd0, y14};
-        yw = {yw[38:0], yw[63:39]};
-        m14 = (p[959:896] & 64'hfffffe0001ffffff) | yw;
-        n14 = ((p[959:896] ^ ({64{absorb}} & blk[959:896])) & 64'hfffffe0001ffffff) | yw;
-        yw = {48'd0, y15};
-        yw = {yw[40:0], yw[63:41]};
-        m15 = (p[1023:960] & 64'hffffff80007fffff) | yw;
-        n15 = ((p[1023:960] ^ ({64{absorb}} & blk[1023:960])) & 64'hffffff80007fffff) | yw;
-        yw = {48'd0, y16};
-        yw = {yw[44:0], yw[63:45]};
-        m16 = (p[1087:1024] & 64'hfffffff80007ffff) | yw;
-        n16 = ((p[1087:1024] ^ ({64{absorb}} & blk[1087:1024])) & 64'hfffffff80007ffff) | yw;
-        yw = {48'd0, y17};
-        yw = {yw[14:0], yw[63:15]};
-        m17 = (p[1151:1088] & 64'h0001fffffffffffe) | yw;
-        n17 = ((p[1151:1088] ^ ({64{absorb}} & blk[1151:1088])) & 64'h0001fffffffffffe) | yw;
-        yw = {48'd0, y18};
-        yw = {yw[20:0], yw[63:21]};
-        m18 = (p[1215:1152] & 64'hf80007ffffffffff) | yw;
-        n18 = ((p[1215:1152] ^ ({64{absorb}} & blk[1215:1152])) & 64'hf80007ffffffffff) | yw;
-        yw = {48'd0, y19};
-        yw = {yw[7:0], yw[63:8]};
-        m19 = (p[1279:1216] & 64'h00ffffffffffff00) | yw;
-        n19 = ((p[1279:1216] ^ ({64{absorb}} & blk[1279:1216])) & 64'h00ffffffffffff00) | yw;
-        yw = {48'd0, y20};
-        yw = {yw[17:0], yw[63:18]};
-        m20 = (p[1343:1280] & 64'hc0003fffffffffff) | yw;
-        n20 = ((p[1343:1280] ^ ({64{absorb}} & blk[1343:1280])) & 64'hc0003fffffffffff) | yw;
-        yw = {48'd0, y21};
-        yw = {yw[1:0], yw[63:2]};
-        m21 = (p[1407:1344] & 64'h3fffffffffffc000) | yw;
-        n21 = m21;
-        yw = {48'd0, y22};
-        yw = {yw[60:0], yw[63:61]};
-        m22 = (p[1471:1408] & 64'hfffffffffff80007) | yw;
-        n22 = m22;
-        yw = {48'd0, y23};
-        yw = {yw[55:0], yw[63:56]};
-        m23 = (p[1535:1472] & 64'hffffffffff0000ff) | yw;
-        n23 = m23;
-        yw = {48'd0, y24};
-        yw = {yw[13:0], yw[63:14]};
-        m24 = (p[1599:1536] & 64'h0003fffffffffffc) | yw;
-        n24 = m24;
-        pn = {
-            (lastk ? {m24[1:0], m24[63:2]} : {n24[15:0], n24[63:16]}),
-            (lastk ? {m23[23:0], m23[63:24]} : {n23[15:0], n23[63:16]}),
-            (lastk ? {m22[18:0], m22[63:19]} : {n22[15:0], n22[63:16]}),
-            (lastk ? {m21[13:0], m21[63:14]} : {n21[15:0], n21[63:16]}),
-            (lastk ? {m20[61:0], m20[63:62]} : {n20[15:0], n20[63:16]}),
-            (lastk ? {m19[7:0], m19[63:8]} : {n19[15:0], n19[63:16]}),
-            (lastk ? {m18[58:0], m18[63:59]} : {n18[15:0], n18[63:16]}),
-            (lastk ? {m17[0:0], m17[63:1]} : {n17[15:0], n17[63:16]}),
-            (lastk ? {m16[34:0], m16[63:35]} : {n16[15:0], n16[63:16]}),
-            (lastk ? {m15[38:0], m15[63:39]} : {n15[15:0], n15[63:16]}),
-            (lastk ? {m14[40:0], m14[63:41]} : {n14[15:0], n14[63:16]}),
-            (lastk ? {m13[54:0], m13[63:55]} : {n13[15:0], n13[63:16]}),
-            (lastk ? {m12[36:0], m12[63:37]} : {n12[15:0], n12[63:16]}),
-            (lastk ? {m11[5:0], m11[63:6]} : {n11[15:0], n11[63:16]}),
-            (lastk ? {m10[12:0], m10[63:13]} : {n10[15:0], n10[63:16]}),
-            (lastk ? {m9[59:0], m9[63:60]} : {n9[15:0], n9[63:16]}),
-            (lastk ? {m8[24:0], m8[63:25]} : {n8[15:0], n8[63:16]}),
-            (lastk ? {m7[9:0], m7[63:10]} : {n7[15:0], n7[63:16]}),
-            (lastk ? {m6[35:0], m6[63:36]} : {n6[15:0], n6[63:16]}),
-            (lastk ? {m5[43:0], m5[63:44]} : {n5[15:0], n5[63:16]}),
-            (lastk ? {m4[52:0], m4[63:53]} : {n4[15:0], n4[63:16]}),
-            (lastk ? {m3[51:0], m3[63:52]} : {n3[15:0], n3[63:16]}),
-            (lastk ? {m2[17:0], m2[63:18]} : {n2[15:0], n2[63:16]}),
-            (lastk ? {m1[14:0], m1[63:15]} : {n1[15:0], n1[63:16]}),
-            {n0[15:0], n0[63:16]}};
+        d0 = c[319:256] ^ {c[126:64], c[127]};
+        d1 = c[63:0] ^ {c[190:128], c[191]};
+        d2 = c[127:64] ^ {c[254:192], c[255]};
+        d3 = c[191:128] ^ {c[318:256], c[319]};
+        d4 = c[255:192] ^ {c[62:0], c[63]};
+        t0 = s0 ^ d0[15:0];
+        t1 = s1 ^ {d1[14:0], d1[63:63]};
+        t2 = s2 ^ d2[17:2];
+        t3 = s3 ^ d3[51:36];
+        t4 = s4 ^ d4[52:37];
+        t5 = s5 ^ d0[43:28];
+        t6 = s6 ^ d1[35:20];
+        t7 = s7 ^ {d2[9:0], d2[63:58]};
+        t8 = s8 ^ d3[24:9];
+        t9 = s9 ^ d4[59:44];
+        t10 = s10 ^ {d0[12:0], d0[63:61]};
+        t11 = s11 ^ {d1[5:0], d1[63:54]};
+        t12 = s12 ^ d2[36:21];
+        t13 = s13 ^ d3[54:39];
+        t14 = s14 ^ d4[40:25];
+        t15 = s15 ^ d0[38:23];
+        t16 = s16 ^ d1[34:19];
+        t17 = s17 ^ {d2[0:0], d2[63:49]};
+        t18 = s18 ^ d3[58:43];
+        t19 = s19 ^ {d4[7:0], d4[63:56]};
+        t20 = s20 ^ d0[61:46];
+        t21 = s21 ^ {d1[13:0], d1[63:62]};
+        t22 = s22 ^ d2[18:3];
+        t23 = s23 ^ d3[23:8];
+        t24 = s24 ^ {d4[1:0], d4[63:50]};
+        u0 = t0 ^ (~t6 & t12) ^ rc16;
+        u1 = t6 ^ (~t12 & t18);
+        u2 = t12 ^ (~t18 & t24);
+        u3 = t18 ^ (~t24 & t0);
+        u4 = t24 ^ (~t0 & t6);
+        u5 = t3 ^ (~t9 & t10);
+        u6 = t9 ^ (~t10 & t16);
+        u7 = t10 ^ (~t16 & t22);
+        u8 = t16 ^ (~t22 & t3);
+        u9 = t22 ^ (~t3 & t9);
+        u10 = t1 ^ (~t7 & t13);
+        u11 = t7 ^ (~t13 & t19);
+        u12 = t13 ^ (~t19 & t20);
+        u13 = t19 ^ (~t20 & t1);
+        u14 = t20 ^ (~t1 & t7);
+        u15 = t4 ^ (~t5 & t11);
+        u16 = t5 ^ (~t11 & t17);
+        u17 = t11 ^ (~t17 & t23);
+        u18 = t17 ^ (~t23 & t4);
+        u19 = t23 ^ (~t4 & t5);
+        u20 = t2 ^ (~t8 & t14);
+        u21 = t8 ^ (~t14 & t15);
+        u22 = t14 ^ (~t15 & t21);
+        u23 = t15 ^ (~t21 & t2);
+        u24 = t21 ^ (~t2 & t8);
+        w0 = (u0 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[15:0] : k == 2'd1 ? blk[31:16] : k == 2'd2 ? blk[47:32] : blk[63:48]));
+        w1 = (u1 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[79:64] : k == 2'd1 ? blk[95:80] : k == 2'd2 ? blk[111:96] : blk[127:112]));
+        w2 = (u2 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[143:128] : k == 2'd1 ? blk[159:144] : k == 2'd2 ? blk[175:160] : blk[191:176]));
+        w3 = (u3 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[207:192] : k == 2'd1 ? blk[223:208] : k == 2'd2 ? blk[239:224] : blk[255:240]));
+        w4 = (u4 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[271:256] : k == 2'd1 ? blk[287:272] : k == 2'd2 ? blk[303:288] : blk[319:304]));
+        w5 = (u5 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[335:320] : k == 2'd1 ? blk[351:336] : k == 2'd2 ? blk[367:352] : blk[383:368]));
+        w6 = (u6 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[399:384] : k == 2'd1 ? blk[415:400] : k == 2'd2 ? blk[431:416] : blk[447:432]));
+        w7 = (u7 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[463:448] : k == 2'd1 ? blk[479:464] : k == 2'd2 ? blk[495:480] : blk[511:496]));
+        w8 = (u8 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[527:512] : k == 2'd1 ? blk[543:528] : k == 2'd2 ? blk[559:544] : blk[575:560]));
+        w9 = (u9 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[591:576] : k == 2'd1 ? blk[607:592] : k == 2'd2 ? blk[623:608] : blk[639:624]));
+        w10 = (u10 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[655:640] : k == 2'd1 ? blk[671:656] : k == 2'd2 ? blk[687:672] : blk[703:688]));
+        w11 = (u11 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[719:704] : k == 2'd1 ? blk[735:720] : k == 2'd2 ? blk[751:736] : blk[767:752]));
+        w12 = (u12 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[783:768] : k == 2'd1 ? blk[799:784] : k == 2'd2 ? blk[815:800] : blk[831:816]));
+        w13 = (u13 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[847:832] : k == 2'd1 ? blk[863:848] : k == 2'd2 ? blk[879:864] : blk[895:880]));
+        w14 = (u14 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[911:896] : k == 2'd1 ? blk[927:912] : k == 2'd2 ? blk[943:928] : blk[959:944]));
+        w15 = (u15 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[975:960] : k == 2'd1 ? blk[991:976] : k == 2'd2 ? blk[1007:992] : blk[1023:1008]));
+        w16 = (u16 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1039:1024] : k == 2'd1 ? blk[1055:1040] : k == 2'd2 ? blk[1071:1056] : blk[1087:1072]));
+        w17 = (u17 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1103:1088] : k == 2'd1 ? blk[1119:1104] : k == 2'd2 ? blk[1135:1120] : blk[1151:1136]));
+        w18 = (u18 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1167:1152] : k == 2'd1 ? blk[1183:1168] : k == 2'd2 ? blk[1199:1184] : blk[1215:1200]));
+        w19 = (u19 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1231:1216] : k == 2'd1 ? blk[1247:1232] : k == 2'd2 ? blk[1263:1248] : blk[1279:1264]));
+        w20 = (u20 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1295:1280] : k == 2'd1 ? blk[1311:1296] : k == 2'd2 ? blk[1327:1312] : blk[1343:1328]));
+        w21 = (u21 & {16{~wzero}});
+        w22 = (u22 & {16{~wzero}});
+        w23 = (u23 & {16{~wzero}});
+        w24 = (u24 & {16{~wzero}});
+        y = {u20, u19, u18, u17, u16, u15, u14, u13, u12, u11, u10, u9, u8, u7, u6, u5, u4, u3, u2, u1, u0};
+        par = {w4 ^ w9 ^ w14 ^ w19 ^ w24, w3 ^ w8 ^ w13 ^ w18 ^ w23, w2 ^ w7 ^ w12 ^ w17 ^ w22, w1 ^ w6 ^ w11 ^ w16 ^ w21, w0 ^ w5 ^ w10 ^ w15 ^ w20};
+    end
+    always @(posedge clk) begin
+        if (we) begin
+            ml0[wa] <= w0[15:0];
+            ml1[wa] <= w1[14:0];
+            mh1[wa] <= w1[15:15];
+            ml2[wa] <= w2[1:0];
+            mh2[wa] <= w2[15:2];
+            ml3[wa] <= w3[3:0];
+            mh3[wa] <= w3[15:4];
+            ml4[wa] <= w4[4:0];
+            mh4[wa] <= w4[15:5];
+            ml5[wa] <= w5[11:0];
+            mh5[wa] <= w5[15:12];
+            ml6[wa] <= w6[3:0];
+            mh6[wa] <= w6[15:4];
+            ml7[wa] <= w7[9:0];
+            mh7[wa] <= w7[15:10];
+            ml8[wa] <= w8[8:0];
+            mh8[wa] <= w8[15:9];
+            ml9[wa] <= w9[11:0];
+            mh9[wa] <= w9[15:12];
+            ml10[wa] <= w10[12:0];
+            mh10[wa] <= w10[15:13];
+            ml11[wa] <= w11[5:0];
+            mh11[wa] <= w11[15:6];
+            ml12[wa] <= w12[4:0];
+            mh12[wa] <= w12[15:5];
+            ml13[wa] <= w13[6:0];
+            mh13[wa] <= w13[15:7];
+            ml14[wa] <= w14[8:0];
+            mh14[wa] <= w14[15:9];
+            ml15[wa] <= w15[6:0];
+            mh15[wa] <= w15[15:7];
+            ml16[wa] <= w16[2:0];
+            mh16[wa] <= w16[15:3];
+            ml17[wa] <= w17[0:0];
+            mh17[wa] <= w17[15:1];
+            ml18[wa] <= w18[10:0];
+            mh18[wa] <= w18[15:11];
+            ml19[wa] <= w19[7:0];
+            mh19[wa] <= w19[15:8];
+            ml20[wa] <= w20[13:0];
+            mh20[wa] <= w20[15:14];
+            ml21[wa] <= w21[13:0];
+            mh21[wa] <= w21[15:14];
+            ml22[wa] <= w22[2:0];
+            mh22[wa] <= w22[15:3];
+            ml23[wa] <= w23[7:0];
+            mh23[wa] <= w23[15:8];
+            ml24[wa] <= w24[1:0];
+            mh24[wa] <= w24[15:2];
+        end
     end
 endmodule

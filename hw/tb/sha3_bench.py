@@ -28,7 +28,7 @@ MODES = {
 CORE_TIMING = {
     "basic": dict(period=24, latency=24, msg_gap=24),
     "hs": dict(period=25, latency=25, msg_gap=25),
-    "fold4": dict(period=96, latency=96, msg_gap=97),
+    "fold4": dict(period=96, latency=97, msg_gap=96),
     "pipe": dict(period=48, latency=48, msg_gap=None),
 }
 
@@ -205,7 +205,7 @@ async def test_random_mixed(dut):
     b = Bench(dut, seed=2, p_in=0.1, p_out=0.1)
     await b.start()
     rng = b.rng
-    count = 10 if b.core == "fold4" else 24
+    count = 24
     for i in range(count):
         mode = rng.randrange(6) if i != 3 else 6 + i % 2  # one reserved mode value
         rate, dlen = MODES.get(mode, MODES[1])[1:]
