@@ -120,12 +120,11 @@ def fold4_dp():
          "// state in 50 small memories (async read, sync write; FPGA LUT RAM).\n",
          "module keccak_fold4_dp (\n"
          "    input  wire          clk,\n"
-         "    input  wire          we,       // write chunk k of the round output\n"
          "    input  wire          rb,       // bank read this round (written: ~rb)\n"
-         "    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15\n"
+         "    input  wire [7:0]    kq,       // {k-3, k-2, k-1, k}: k = cycle of the round, slices 16k..16k+15\n"
          "    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle\n"
          "    input  wire [1343:0] blk,      // block to absorb\n"
-         "    input  wire          absorb,   // XOR chunk k of blk into the written chunk\n"
+         "    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk\n"
          "    input  wire          wzero,    // write the block alone (first block of a message)\n"
          "    input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices\n"
          "    output reg  [335:0]  y,        // round output, chunk k of lanes 0..20\n"
@@ -137,13 +136,15 @@ def fold4_dp():
         o.append(f"    reg [{15 - e}:0] ml{i} [0:7];\n")
         if e:
             o.append(f"    reg [{e - 1}:0] mh{i} [0:7];\n")
-    o.append("    wire [2:0] wa = {~rb, k};\n")
+    o.append("    // every cycle writes chunk k of the round output into bank ~rb (while the\n"
+             "    // core is parked, a don't-care chunk of the bank it does not read)\n"
+             "    wire [2:0] wa = {~rb, kq[1:0]};\n")
     for i in range(25):
         r = RHO[i]
         q, e = r // 16, r % 16
-        o.append(f"    wire [2:0] ral{i} = {{rb, k - 2'd{q % 4}}};\n")
+        o.append(f"    wire [2:0] ral{i} = {{rb, kq[{2 * (q % 4) + 1}:{2 * (q % 4)}]}};\n")
         if e:
-            o.append(f"    wire [2:0] rah{i} = {{rb, k - 2'd{(q + 1) % 4}}};\n")
+            o.append(f"    wire [2:0] rah{i} = {{rb, kq[{2 * ((q + 1) % 4) + 1}:{2 * ((q + 1) % 4)}]}};\n")
     o.append("    wire [15:0] " + ", ".join(f"s{i}" for i in range(25)) + ";\n")
     for i in range(25):
         e = RHO[i] % 16
@@ -174,15 +175,14 @@ def fold4_dp():
         e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
             b = 64 * i
-            e += (f" ^ ({{16{{absorb}}}} & (k == 2'd0 ? blk[{b + 15}:{b}] : "
-                  f"k == 2'd1 ? blk[{b + 31}:{b + 16}] : k == 2'd2 ? blk[{b + 47}:{b + 32}] : "
-                  f"blk[{b + 63}:{b + 48}]))")
+            e += (f" ^ (blk[{b + 15}:{b}] & {{16{{bsel[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bsel[1]}}}})"
+                  f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bsel[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bsel[3]}}}})")
         o.append(f"        w{i} = {e};\n")
     o.append("        y = {" + ", ".join(f"u{i}" for i in reversed(range(21))) + "};\n")
     o.append("        par = {" + ", ".join(
         " ^ ".join(f"w{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
     o.append("    end\n")
-    o.append("    always @(posedge clk) begin\n        if (we) begin\n")
+    o.append("    always @(posedge clk) begin\n        begin\n")
     for i in range(25):
         e = RHO[i] % 16
         o.append(f"            ml{i}[wa] <= w{i}[{15 - e}:0];\n")

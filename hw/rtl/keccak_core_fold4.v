@@ -55,8 +55,10 @@ module keccak_core_fold4 (
     reg           lastf;    // the block being permuted wants its result
     reg           ab, fm, ob, oo; // pass flags: absorb, first block, write ost, output only
     reg           rb;       // bank read by this round
-    reg  [4:0]    rnd;
-    reg  [1:0]    k;
+    reg  [4:0]    rnd;      // round of the current cycle (23 while parked)
+    reg  [1:0]    k;        // cycle of the round (0 while parked)
+    reg  [7:0]    kq;       // {k-3, k-2, k-1, k}: memory read addresses
+    reg  [3:1]    bs;       // one-hot: absorb pass in cycle 1, 2, 3
 
     // Start a pass (in a cycle the core is parked): absorb a waiting block
     // (with the pending output pass folded in, which needs a free ost), or
@@ -65,9 +67,8 @@ module keccak_core_fold4 (
     wire out_go   = ~busy & ~in_valid & pend & ~hold;
     wire start    = blk_go | out_go;
     wire active   = busy | start;
-    wire [1:0] ck = busy ? k : 2'd0;
-    wire [4:0] cr = busy ? rnd : 5'd23;
-    wire cab      = busy ? ab : blk_go;
+    wire [1:0] ck = k;
+    wire [4:0] cr = rnd;
     wire cfm      = busy ? fm : (blk_go & in_first);
     wire cob      = busy ? ob : pend;
     wire coo      = busy ? oo : out_go;
@@ -92,11 +93,12 @@ module keccak_core_fold4 (
     wire [335:0] y;
     wire [79:0]  par;
     keccak_fold4_dp u_dp (
-        .clk(clk), .we(active), .rb(rb), .k(ck), .c(c), .blk(in_block),
-        .absorb(cab), .wzero(cfm), .rc16(rc16), .y(y), .par(par));
+        .clk(clk), .rb(rb), .kq(kq), .c(c), .blk(in_block),
+        .bsel({bs, blk_go}), .wzero(cfm), .rc16(rc16), .y(y), .par(par));
 
     // C turns by 16 a cycle (back in place after a round); at the end of a
-    // round that is not an output-only pass it takes the new parities.
+    // round that is not an output-only pass it takes the new parities. CN
+    // shifts every cycle (while parked it collects don't-cares).
     integer i;
     always @(posedge clk) begin
         if (active) begin
@@ -105,8 +107,21 @@ module keccak_core_fold4 (
                     c[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
                 else
                     c[64*i +: 64] <= {c[64*i +: 16], c[64*i+16 +: 48]};
-                cn[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
             end
+        end
+        for (i = 0; i < 5; i = i + 1)
+            cn[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
+    end
+
+    // k and its read-address copies; the absorb pass's one-hot chunk select
+    wire [1:0] kn = active ? k + 2'd1 : 2'd0;
+    always @(posedge clk) begin
+        if (rst) begin
+            k <= 2'd0; kq <= 8'b01_10_11_00; bs <= 3'd0;
+        end else begin
+            k  <= kn;
+            kq <= {kn - 2'd3, kn - 2'd2, kn - 2'd1, kn};
+            bs <= {bs[2:1], blk_go};
         end
     end
 
@@ -130,7 +145,7 @@ module keccak_core_fold4 (
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0; hold <= 1'b0; pend <= 1'b0; lastf <= 1'b0; rb <= 1'b0;
-            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0; oo <= 1'b0; rnd <= 5'd0; k <= 2'd0;
+            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0; oo <= 1'b0; rnd <= 5'd23;
         end else begin
             if (out_ack) hold <= 1'b0;
             if (start) begin
@@ -139,10 +154,8 @@ module keccak_core_fold4 (
                 fm   <= blk_go & in_first;
                 ob   <= pend;
                 oo   <= out_go;
-                rnd  <= 5'd23;
             end
             if (active) begin
-                k <= ck + 2'd1;
                 if (lastk) begin
                     if (cob) begin          // output pass done: ost is valid
                         hold <= 1'b1;

@@ -6,12 +6,11 @@
 // state in 50 small memories (async read, sync write; FPGA LUT RAM).
 module keccak_fold4_dp (
     input  wire          clk,
-    input  wire          we,       // write chunk k of the round output
     input  wire          rb,       // bank read this round (written: ~rb)
-    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15
+    input  wire [7:0]    kq,       // {k-3, k-2, k-1, k}: k = cycle of the round, slices 16k..16k+15
     input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle
     input  wire [1343:0] blk,      // block to absorb
-    input  wire          absorb,   // XOR chunk k of blk into the written chunk
+    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk
     input  wire          wzero,    // write the block alone (first block of a message)
     input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices
     output reg  [335:0]  y,        // round output, chunk k of lanes 0..20
@@ -66,56 +65,58 @@ module keccak_fold4_dp (
     reg [7:0] mh23 [0:7];
     reg [1:0] ml24 [0:7];
     reg [13:0] mh24 [0:7];
-    wire [2:0] wa = {~rb, k};
-    wire [2:0] ral0 = {rb, k - 2'd0};
-    wire [2:0] ral1 = {rb, k - 2'd0};
-    wire [2:0] rah1 = {rb, k - 2'd1};
-    wire [2:0] ral2 = {rb, k - 2'd3};
-    wire [2:0] rah2 = {rb, k - 2'd0};
-    wire [2:0] ral3 = {rb, k - 2'd1};
-    wire [2:0] rah3 = {rb, k - 2'd2};
-    wire [2:0] ral4 = {rb, k - 2'd1};
-    wire [2:0] rah4 = {rb, k - 2'd2};
-    wire [2:0] ral5 = {rb, k - 2'd2};
-    wire [2:0] rah5 = {rb, k - 2'd3};
-    wire [2:0] ral6 = {rb, k - 2'd2};
-    wire [2:0] rah6 = {rb, k - 2'd3};
-    wire [2:0] ral7 = {rb, k - 2'd0};
-    wire [2:0] rah7 = {rb, k - 2'd1};
-    wire [2:0] ral8 = {rb, k - 2'd3};
-    wire [2:0] rah8 = {rb, k - 2'd0};
-    wire [2:0] ral9 = {rb, k - 2'd1};
-    wire [2:0] rah9 = {rb, k - 2'd2};
-    wire [2:0] ral10 = {rb, k - 2'd0};
-    wire [2:0] rah10 = {rb, k - 2'd1};
-    wire [2:0] ral11 = {rb, k - 2'd0};
-    wire [2:0] rah11 = {rb, k - 2'd1};
-    wire [2:0] ral12 = {rb, k - 2'd2};
-    wire [2:0] rah12 = {rb, k - 2'd3};
-    wire [2:0] ral13 = {rb, k - 2'd1};
-    wire [2:0] rah13 = {rb, k - 2'd2};
-    wire [2:0] ral14 = {rb, k - 2'd2};
-    wire [2:0] rah14 = {rb, k - 2'd3};
-    wire [2:0] ral15 = {rb, k - 2'd2};
-    wire [2:0] rah15 = {rb, k - 2'd3};
-    wire [2:0] ral16 = {rb, k - 2'd2};
-    wire [2:0] rah16 = {rb, k - 2'd3};
-    wire [2:0] ral17 = {rb, k - 2'd0};
-    wire [2:0] rah17 = {rb, k - 2'd1};
-    wire [2:0] ral18 = {rb, k - 2'd1};
-    wire [2:0] rah18 = {rb, k - 2'd2};
-    wire [2:0] ral19 = {rb, k - 2'd0};
-    wire [2:0] rah19 = {rb, k - 2'd1};
-    wire [2:0] ral20 = {rb, k - 2'd1};
-    wire [2:0] rah20 = {rb, k - 2'd2};
-    wire [2:0] ral21 = {rb, k - 2'd0};
-    wire [2:0] rah21 = {rb, k - 2'd1};
-    wire [2:0] ral22 = {rb, k - 2'd3};
-    wire [2:0] rah22 = {rb, k - 2'd0};
-    wire [2:0] ral23 = {rb, k - 2'd3};
-    wire [2:0] rah23 = {rb, k - 2'd0};
-    wire [2:0] ral24 = {rb, k - 2'd0};
-    wire [2:0] rah24 = {rb, k - 2'd1};
+    // every cycle writes chunk k of the round output into bank ~rb (while the
+    // core is parked, a don't-care chunk of the bank it does not read)
+    wire [2:0] wa = {~rb, kq[1:0]};
+    wire [2:0] ral0 = {rb, kq[1:0]};
+    wire [2:0] ral1 = {rb, kq[1:0]};
+    wire [2:0] rah1 = {rb, kq[3:2]};
+    wire [2:0] ral2 = {rb, kq[7:6]};
+    wire [2:0] rah2 = {rb, kq[1:0]};
+    wire [2:0] ral3 = {rb, kq[3:2]};
+    wire [2:0] rah3 = {rb, kq[5:4]};
+    wire [2:0] ral4 = {rb, kq[3:2]};
+    wire [2:0] rah4 = {rb, kq[5:4]};
+    wire [2:0] ral5 = {rb, kq[5:4]};
+    wire [2:0] rah5 = {rb, kq[7:6]};
+    wire [2:0] ral6 = {rb, kq[5:4]};
+    wire [2:0] rah6 = {rb, kq[7:6]};
+    wire [2:0] ral7 = {rb, kq[1:0]};
+    wire [2:0] rah7 = {rb, kq[3:2]};
+    wire [2:0] ral8 = {rb, kq[7:6]};
+    wire [2:0] rah8 = {rb, kq[1:0]};
+    wire [2:0] ral9 = {rb, kq[3:2]};
+    wire [2:0] rah9 = {rb, kq[5:4]};
+    wire [2:0] ral10 = {rb, kq[1:0]};
+    wire [2:0] rah10 = {rb, kq[3:2]};
+    wire [2:0] ral11 = {rb, kq[1:0]};
+    wire [2:0] rah11 = {rb, kq[3:2]};
+    wire [2:0] ral12 = {rb, kq[5:4]};
+    wire [2:0] rah12 = {rb, kq[7:6]};
+    wire [2:0] ral13 = {rb, kq[3:2]};
+    wire [2:0] rah13 = {rb, kq[5:4]};
+    wire [2:0] ral14 = {rb, kq[5:4]};
+    wire [2:0] rah14 = {rb, kq[7:6]};
+    wire [2:0] ral15 = {rb, kq[5:4]};
+    wire [2:0] rah15 = {rb, kq[7:6]};
+    wire [2:0] ral16 = {rb, kq[5:4]};
+    wire [2:0] rah16 = {rb, kq[7:6]};
+    wire [2:0] ral17 = {rb, kq[1:0]};
+    wire [2:0] rah17 = {rb, kq[3:2]};
+    wire [2:0] ral18 = {rb, kq[3:2]};
+    wire [2:0] rah18 = {rb, kq[5:4]};
+    wire [2:0] ral19 = {rb, kq[1:0]};
+    wire [2:0] rah19 = {rb, kq[3:2]};
+    wire [2:0] ral20 = {rb, kq[3:2]};
+    wire [2:0] rah20 = {rb, kq[5:4]};
+    wire [2:0] ral21 = {rb, kq[1:0]};
+    wire [2:0] rah21 = {rb, kq[3:2]};
+    wire [2:0] ral22 = {rb, kq[7:6]};
+    wire [2:0] rah22 = {rb, kq[1:0]};
+    wire [2:0] ral23 = {rb, kq[7:6]};
+    wire [2:0] rah23 = {rb, kq[1:0]};
+    wire [2:0] ral24 = {rb, kq[1:0]};
+    wire [2:0] rah24 = {rb, kq[3:2]};
     wire [15:0] s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24;
     assign s0 = ml0[ral0];
     assign s1 = {ml1[ral1], mh1[rah1]};
@@ -205,27 +206,27 @@ module keccak_fold4_dp (
         u22 = t14 ^ (~t15 & t21);
         u23 = t15 ^ (~t21 & t2);
         u24 = t21 ^ (~t2 & t8);
-        w0 = (u0 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[15:0] : k == 2'd1 ? blk[31:16] : k == 2'd2 ? blk[47:32] : blk[63:48]));
-        w1 = (u1 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[79:64] : k == 2'd1 ? blk[95:80] : k == 2'd2 ? blk[111:96] : blk[127:112]));
-        w2 = (u2 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[143:128] : k == 2'd1 ? blk[159:144] : k == 2'd2 ? blk[175:160] : blk[191:176]));
-        w3 = (u3 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[207:192] : k == 2'd1 ? blk[223:208] : k == 2'd2 ? blk[239:224] : blk[255:240]));
-        w4 = (u4 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[271:256] : k == 2'd1 ? blk[287:272] : k == 2'd2 ? blk[303:288] : blk[319:304]));
-        w5 = (u5 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[335:320] : k == 2'd1 ? blk[351:336] : k == 2'd2 ? blk[367:352] : blk[383:368]));
-        w6 = (u6 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[399:384] : k == 2'd1 ? blk[415:400] : k == 2'd2 ? blk[431:416] : blk[447:432]));
-        w7 = (u7 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[463:448] : k == 2'd1 ? blk[479:464] : k == 2'd2 ? blk[495:480] : blk[511:496]));
-        w8 = (u8 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[527:512] : k == 2'd1 ? blk[543:528] : k == 2'd2 ? blk[559:544] : blk[575:560]));
-        w9 = (u9 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[591:576] : k == 2'd1 ? blk[607:592] : k == 2'd2 ? blk[623:608] : blk[639:624]));
-        w10 = (u10 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[655:640] : k == 2'd1 ? blk[671:656] : k == 2'd2 ? blk[687:672] : blk[703:688]));
-        w11 = (u11 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[719:704] : k == 2'd1 ? blk[735:720] : k == 2'd2 ? blk[751:736] : blk[767:752]));
-        w12 = (u12 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[783:768] : k == 2'd1 ? blk[799:784] : k == 2'd2 ? blk[815:800] : blk[831:816]));
-        w13 = (u13 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[847:832] : k == 2'd1 ? blk[863:848] : k == 2'd2 ? blk[879:864] : blk[895:880]));
-        w14 = (u14 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[911:896] : k == 2'd1 ? blk[927:912] : k == 2'd2 ? blk[943:928] : blk[959:944]));
-        w15 = (u15 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[975:960] : k == 2'd1 ? blk[991:976] : k == 2'd2 ? blk[1007:992] : blk[1023:1008]));
-        w16 = (u16 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1039:1024] : k == 2'd1 ? blk[1055:1040] : k == 2'd2 ? blk[1071:1056] : blk[1087:1072]));
-        w17 = (u17 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1103:1088] : k == 2'd1 ? blk[1119:1104] : k == 2'd2 ? blk[1135:1120] : blk[1151:1136]));
-        w18 = (u18 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1167:1152] : k == 2'd1 ? blk[1183:1168] : k == 2'd2 ? blk[1199:1184] : blk[1215:1200]));
-        w19 = (u19 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1231:1216] : k == 2'd1 ? blk[1247:1232] : k == 2'd2 ? blk[1263:1248] : blk[1279:1264]));
-        w20 = (u20 & {16{~wzero}}) ^ ({16{absorb}} & (k == 2'd0 ? blk[1295:1280] : k == 2'd1 ? blk[1311:1296] : k == 2'd2 ? blk[1327:1312] : blk[1343:1328]));
+        w0 = (u0 & {16{~wzero}}) ^ (blk[15:0] & {16{bsel[0]}}) ^ (blk[31:16] & {16{bsel[1]}}) ^ (blk[47:32] & {16{bsel[2]}}) ^ (blk[63:48] & {16{bsel[3]}});
+        w1 = (u1 & {16{~wzero}}) ^ (blk[79:64] & {16{bsel[0]}}) ^ (blk[95:80] & {16{bsel[1]}}) ^ (blk[111:96] & {16{bsel[2]}}) ^ (blk[127:112] & {16{bsel[3]}});
+        w2 = (u2 & {16{~wzero}}) ^ (blk[143:128] & {16{bsel[0]}}) ^ (blk[159:144] & {16{bsel[1]}}) ^ (blk[175:160] & {16{bsel[2]}}) ^ (blk[191:176] & {16{bsel[3]}});
+        w3 = (u3 & {16{~wzero}}) ^ (blk[207:192] & {16{bsel[0]}}) ^ (blk[223:208] & {16{bsel[1]}}) ^ (blk[239:224] & {16{bsel[2]}}) ^ (blk[255:240] & {16{bsel[3]}});
+        w4 = (u4 & {16{~wzero}}) ^ (blk[271:256] & {16{bsel[0]}}) ^ (blk[287:272] & {16{bsel[1]}}) ^ (blk[303:288] & {16{bsel[2]}}) ^ (blk[319:304] & {16{bsel[3]}});
+        w5 = (u5 & {16{~wzero}}) ^ (blk[335:320] & {16{bsel[0]}}) ^ (blk[351:336] & {16{bsel[1]}}) ^ (blk[367:352] & {16{bsel[2]}}) ^ (blk[383:368] & {16{bsel[3]}});
+        w6 = (u6 & {16{~wzero}}) ^ (blk[399:384] & {16{bsel[0]}}) ^ (blk[415:400] & {16{bsel[1]}}) ^ (blk[431:416] & {16{bsel[2]}}) ^ (blk[447:432] & {16{bsel[3]}});
+        w7 = (u7 & {16{~wzero}}) ^ (blk[463:448] & {16{bsel[0]}}) ^ (blk[479:464] & {16{bsel[1]}}) ^ (blk[495:480] & {16{bsel[2]}}) ^ (blk[511:496] & {16{bsel[3]}});
+        w8 = (u8 & {16{~wzero}}) ^ (blk[527:512] & {16{bsel[0]}}) ^ (blk[543:528] & {16{bsel[1]}}) ^ (blk[559:544] & {16{bsel[2]}}) ^ (blk[575:560] & {16{bsel[3]}});
+        w9 = (u9 & {16{~wzero}}) ^ (blk[591:576] & {16{bsel[0]}}) ^ (blk[607:592] & {16{bsel[1]}}) ^ (blk[623:608] & {16{bsel[2]}}) ^ (blk[639:624] & {16{bsel[3]}});
+        w10 = (u10 & {16{~wzero}}) ^ (blk[655:640] & {16{bsel[0]}}) ^ (blk[671:656] & {16{bsel[1]}}) ^ (blk[687:672] & {16{bsel[2]}}) ^ (blk[703:688] & {16{bsel[3]}});
+        w11 = (u11 & {16{~wzero}}) ^ (blk[719:704] & {16{bsel[0]}}) ^ (blk[735:720] & {16{bsel[1]}}) ^ (blk[751:736] & {16{bsel[2]}}) ^ (blk[767:752] & {16{bsel[3]}});
+        w12 = (u12 & {16{~wzero}}) ^ (blk[783:768] & {16{bsel[0]}}) ^ (blk[799:784] & {16{bsel[1]}}) ^ (blk[815:800] & {16{bsel[2]}}) ^ (blk[831:816] & {16{bsel[3]}});
+        w13 = (u13 & {16{~wzero}}) ^ (blk[847:832] & {16{bsel[0]}}) ^ (blk[863:848] & {16{bsel[1]}}) ^ (blk[879:864] & {16{bsel[2]}}) ^ (blk[895:880] & {16{bsel[3]}});
+        w14 = (u14 & {16{~wzero}}) ^ (blk[911:896] & {16{bsel[0]}}) ^ (blk[927:912] & {16{bsel[1]}}) ^ (blk[943:928] & {16{bsel[2]}}) ^ (blk[959:944] & {16{bsel[3]}});
+        w15 = (u15 & {16{~wzero}}) ^ (blk[975:960] & {16{bsel[0]}}) ^ (blk[991:976] & {16{bsel[1]}}) ^ (blk[1007:992] & {16{bsel[2]}}) ^ (blk[1023:1008] & {16{bsel[3]}});
+        w16 = (u16 & {16{~wzero}}) ^ (blk[1039:1024] & {16{bsel[0]}}) ^ (blk[1055:1040] & {16{bsel[1]}}) ^ (blk[1071:1056] & {16{bsel[2]}}) ^ (blk[1087:1072] & {16{bsel[3]}});
+        w17 = (u17 & {16{~wzero}}) ^ (blk[1103:1088] & {16{bsel[0]}}) ^ (blk[1119:1104] & {16{bsel[1]}}) ^ (blk[1135:1120] & {16{bsel[2]}}) ^ (blk[1151:1136] & {16{bsel[3]}});
+        w18 = (u18 & {16{~wzero}}) ^ (blk[1167:1152] & {16{bsel[0]}}) ^ (blk[1183:1168] & {16{bsel[1]}}) ^ (blk[1199:1184] & {16{bsel[2]}}) ^ (blk[1215:1200] & {16{bsel[3]}});
+        w19 = (u19 & {16{~wzero}}) ^ (blk[1231:1216] & {16{bsel[0]}}) ^ (blk[1247:1232] & {16{bsel[1]}}) ^ (blk[1263:1248] & {16{bsel[2]}}) ^ (blk[1279:1264] & {16{bsel[3]}});
+        w20 = (u20 & {16{~wzero}}) ^ (blk[1295:1280] & {16{bsel[0]}}) ^ (blk[1311:1296] & {16{bsel[1]}}) ^ (blk[1327:1312] & {16{bsel[2]}}) ^ (blk[1343:1328] & {16{bsel[3]}});
         w21 = (u21 & {16{~wzero}});
         w22 = (u22 & {16{~wzero}});
         w23 = (u23 & {16{~wzero}});
@@ -234,7 +235,7 @@ module keccak_fold4_dp (
         par = {w4 ^ w9 ^ w14 ^ w19 ^ w24, w3 ^ w8 ^ w13 ^ w18 ^ w23, w2 ^ w7 ^ w12 ^ w17 ^ w22, w1 ^ w6 ^ w11 ^ w16 ^ w21, w0 ^ w5 ^ w10 ^ w15 ^ w20};
     end
     always @(posedge clk) begin
-        if (we) begin
+        begin
             ml0[wa] <= w0[15:0];
             ml1[wa] <= w1[14:0];
             mh1[wa] <= w1[15:15];
