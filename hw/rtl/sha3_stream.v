@@ -50,6 +50,16 @@ module sha3_stream #(
             default: rate_lanes = 5'd17;
         endcase
     endfunction
+    function [4:0] last_lane;      // r / 64 - 1: the lane that gets the final pad bit
+        input [2:0] m;
+        case (m)
+            3'd0: last_lane = 5'd17;
+            3'd2: last_lane = 5'd12;
+            3'd3: last_lane = 5'd8;
+            3'd4: last_lane = 5'd20;
+            default: last_lane = 5'd16;
+        endcase
+    endfunction
     function is_shake;
         input [2:0] m;
         is_shake = (m == 3'd4) | (m == 3'd5);
@@ -107,6 +117,7 @@ module sha3_stream #(
     reg  [4:0]    widx;          // next lane to write
     reg           bfull, bfirst, blast, inmsg, sqpend;
     reg  [2:0]    mode_i;
+    reg  [4:0]    ll_i;          // last_lane(mode_i)
     reg  [15:0]   outlen_i;
 
     // output-side message queue (mode, outlen), depth 2, and its signals
@@ -117,7 +128,7 @@ module sha3_stream #(
     wire          push, pop;     // queue a finished input message / its output is done
 
     wire [2:0]  mode_b   = inmsg ? mode_i : s_mode;
-    wire [4:0]  rl_b     = rate_lanes(mode_b);
+    wire [4:0]  ll_b     = inmsg ? ll_i : last_lane(s_mode);
     wire [7:0]  dom_b    = is_shake(mode_b) ? 8'h1F : 8'h06;
 
     // bytes in this beat
@@ -139,7 +150,8 @@ module sha3_stream #(
     assign s_ready = load_beat;
     wire beat      = s_valid & load_beat;
     wire pad_write = (ist == I_PAD) & ~bfull;
-    wire end_lane  = (widx == rl_b - 5'd1);
+    // widx is 0 on a message's first beat, which is never a block's last lane
+    wire end_lane  = (widx == ll_i);
 
     // the lane written this cycle
     reg  [63:0] wdata;
@@ -174,7 +186,7 @@ module sha3_stream #(
     generate
         for (gl = 0; gl < 21; gl = gl + 1) begin : g_buf
             wire we = wr_en & (widx == gl);
-            wire se = set_end & (rl_b - 5'd1 == gl);
+            wire se = set_end & (ll_b == gl);
             always @(posedge clk) begin
                 if (rst | core_take)
                     buff[64*gl +: 64] <= 64'd0;
@@ -191,10 +203,11 @@ module sha3_stream #(
     always @(posedge clk) begin
         if (rst) begin
             ist <= I_LOAD; widx <= 5'd0; bfull <= 1'b0; bfirst <= 1'b0; blast <= 1'b0;
-            inmsg <= 1'b0; sqpend <= 1'b0; mode_i <= 3'd1; outlen_i <= 16'd0;
+            inmsg <= 1'b0; sqpend <= 1'b0; mode_i <= 3'd1; ll_i <= 5'd16; outlen_i <= 16'd0;
         end else begin
             if (beat & ~inmsg) begin
                 mode_i   <= s_mode;
+                ll_i     <= last_lane(s_mode);
                 outlen_i <= s_outlen;
                 inmsg    <= 1'b1;
                 bfirst   <= 1'b1;
