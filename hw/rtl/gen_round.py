@@ -121,7 +121,9 @@ def fold4_dp():
          "module keccak_fold4_dp (\n"
          "    input  wire          clk,\n"
          "    input  wire          rb,       // bank read this round (written: ~rb)\n"
-         "    input  wire [7:0]    kq,       // {k-3, k-2, k-1, k}: k = cycle of the round, slices 16k..16k+15\n"
+         "    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15\n"
+         "    input  wire          rbn,      // rb of the next cycle\n"
+         "    input  wire [7:0]    kqn,      // {k-3, k-2, k-1, k} of the next cycle\n"
          "    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle\n"
          "    input  wire [1343:0] blk,      // block to absorb\n"
          "    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk\n"
@@ -138,13 +140,21 @@ def fold4_dp():
             o.append(f"    reg [{e - 1}:0] mh{i} [0:7];\n")
     o.append("    // every cycle writes chunk k of the round output into bank ~rb (while the\n"
              "    // core is parked, a don't-care chunk of the bank it does not read)\n"
-             "    wire [2:0] wa = {~rb, kq[1:0]};\n")
+             "    wire [2:0] wa = {~rb, k};\n")
     for i in range(25):
-        r = RHO[i]
-        q, e = r // 16, r % 16
-        o.append(f"    wire [2:0] ral{i} = {{rb, kq[{2 * (q % 4) + 1}:{2 * (q % 4)}]}};\n")
+        e = RHO[i] % 16
+        # each memory has its own copy of its read address (a register: short
+        # routes from address to RAM instead of one net to all 50 memories)
+        o.append(f"    (* keep *) reg [2:0] ral{i};\n")
         if e:
-            o.append(f"    wire [2:0] rah{i} = {{rb, kq[{2 * ((q + 1) % 4) + 1}:{2 * ((q + 1) % 4)}]}};\n")
+            o.append(f"    (* keep *) reg [2:0] rah{i};\n")
+    o.append("    always @(posedge clk) begin\n")
+    for i in range(25):
+        q, e = RHO[i] // 16, RHO[i] % 16
+        o.append(f"        ral{i} <= {{rbn, kqn[{2 * (q % 4) + 1}:{2 * (q % 4)}]}};\n")
+        if e:
+            o.append(f"        rah{i} <= {{rbn, kqn[{2 * ((q + 1) % 4) + 1}:{2 * ((q + 1) % 4)}]}};\n")
+    o.append("    end\n")
     o.append("    wire [15:0] " + ", ".join(f"s{i}" for i in range(25)) + ";\n")
     for i in range(25):
         e = RHO[i] % 16
@@ -155,6 +165,7 @@ def fold4_dp():
     o.append("    reg [15:0] " + ", ".join(f"t{i}" for i in range(25)) + ";\n")
     o.append("    reg [15:0] " + ", ".join(f"u{i}" for i in range(25)) + ";\n")
     o.append("    reg [15:0] " + ", ".join(f"w{i}" for i in range(25)) + ";\n")
+    o.append("    reg [15:0] " + ", ".join(f"b{i}" for i in range(21)) + ";\n")
     o.append("    always @(*) begin\n")
     for x in range(5):
         o.append(f"        d{x} = c[{64 * ((x + 4) % 5) + 63}:{64 * ((x + 4) % 5)}] ^ "
@@ -175,12 +186,17 @@ def fold4_dp():
         e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
             b = 64 * i
-            e += (f" ^ (blk[{b + 15}:{b}] & {{16{{bsel[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bsel[1]}}}})"
-                  f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bsel[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bsel[3]}}}})")
+            o.append(f"        b{i} = (blk[{b + 15}:{b}] & {{16{{bsel[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bsel[1]}}}})"
+                     f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bsel[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bsel[3]}}}});\n")
+            e += f" ^ b{i}"
         o.append(f"        w{i} = {e};\n")
     o.append("        y = {" + ", ".join(f"u{i}" for i in reversed(range(21))) + "};\n")
+    # parities of the written chunk, as (parity of chi's output, masked) ^
+    # (parity of the block chunk): the block part is off the memory-read path
     o.append("        par = {" + ", ".join(
-        " ^ ".join(f"w{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
+        "((" + " ^ ".join(f"u{x + 5 * yy}" for yy in range(5)) + ") & {16{~wzero}}) ^ "
+        + " ^ ".join(f"b{x + 5 * yy}" for yy in range(5) if x + 5 * yy < 21)
+        for x in reversed(range(5))) + "};\n")
     o.append("    end\n")
     o.append("    always @(posedge clk) begin\n        begin\n")
     for i in range(25):

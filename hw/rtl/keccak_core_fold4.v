@@ -57,7 +57,6 @@ module keccak_core_fold4 (
     reg           rb;       // bank read by this round
     reg  [4:0]    rnd;      // round of the current cycle (23 while parked)
     reg  [1:0]    k;        // cycle of the round (0 while parked)
-    reg  [7:0]    kq;       // {k-3, k-2, k-1, k}: memory read addresses
     reg  [3:1]    bs;       // one-hot: absorb pass in cycle 1, 2, 3
 
     // Start a pass (in a cycle the core is parked): absorb a waiting block
@@ -92,8 +91,11 @@ module keccak_core_fold4 (
 
     wire [335:0] y;
     wire [79:0]  par;
+    wire [1:0] kn   = (active & ~rst) ? k + 2'd1 : 2'd0;
+    wire [7:0] kqn  = {kn - 2'd3, kn - 2'd2, kn - 2'd1, kn};
+    wire       rbn  = ~rst & (rb ^ (active & lastk & ~coo));   // rb of the next cycle
     keccak_fold4_dp u_dp (
-        .clk(clk), .rb(rb), .kq(kq), .c(c), .blk(in_block),
+        .clk(clk), .rb(rb), .k(k), .rbn(rbn), .kqn(kqn), .c(c), .blk(in_block),
         .bsel({bs, blk_go}), .wzero(cfm), .rc16(rc16), .y(y), .par(par));
 
     // C turns by 16 a cycle (back in place after a round); at the end of a
@@ -113,14 +115,13 @@ module keccak_core_fold4 (
             cn[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
     end
 
-    // k and its read-address copies; the absorb pass's one-hot chunk select
-    wire [1:0] kn = active ? k + 2'd1 : 2'd0;
+    // k (the memories keep their own read-address copies of k-q, from kqn
+    // and rbn); the absorb pass's one-hot chunk select
     always @(posedge clk) begin
         if (rst) begin
-            k <= 2'd0; kq <= 8'b01_10_11_00; bs <= 3'd0;
+            k <= 2'd0; bs <= 3'd0;
         end else begin
             k  <= kn;
-            kq <= {kn - 2'd3, kn - 2'd2, kn - 2'd1, kn};
             bs <= {bs[2:1], blk_go};
         end
     end
