@@ -72,6 +72,12 @@ unsafe impl Lanes for __m512i {
         unsafe { _mm512_storeu_epi64(p as *mut i64, self) }
     }
     #[inline(always)]
+    unsafe fn permute_even(a: &mut [Self; 25], rounds: usize) -> bool {
+        // SAFETY: AVX-512F present (trait contract); rounds even (caller).
+        unsafe { super::asm_avx512::permute_zmm(a, rounds) };
+        true
+    }
+    #[inline(always)]
     unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
         let p = [
             ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7],
@@ -145,6 +151,7 @@ pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
 /// θ and χ are one VPTERNLOGQ per lane, ρ one VPROLQ: about 90 vector
 /// instructions per round against ~130 scalar ones.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub(crate) struct One(__m128i);
 
 /// Whether the single-state AVX-512 permutation runs here (AVX-512F + VL).
@@ -208,6 +215,16 @@ unsafe impl Lanes for One {
     unsafe fn store(self, p: *mut u64) {
         // SAFETY: the caller passes 8 writable bytes.
         unsafe { _mm_storel_epi64(p as *mut __m128i, self.0) }
+    }
+    #[inline(always)]
+    unsafe fn permute_even(a: &mut [Self; 25], rounds: usize) -> bool {
+        // SAFETY: `One` is a transparent wrapper of __m128i, so the arrays
+        // have the same layout; AVX-512F/VL present (trait contract).
+        unsafe {
+            let lanes = &mut *(a as *mut [One; 25] as *mut [__m128i; 25]);
+            super::asm_avx512::permute_xmm(lanes, rounds);
+        }
+        true
     }
     #[inline(always)]
     unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {

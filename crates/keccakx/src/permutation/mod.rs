@@ -5,6 +5,8 @@
 //! tested against the golden model.
 
 #[cfg(target_arch = "x86_64")]
+mod asm_avx512;
+#[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Generate asm_avx512.rs: Keccak-p[1600] rounds in AVX-512 registers, one
+lane per register, written as inline assembly so that no lane is ever spilled.
+
+    python3 gen_asm.py            rewrite asm_avx512.rs next to this script
+    python3 gen_asm.py --check    exit 1 if the committed file differs
+
+Why (bench/NOTES.md): LLVM keeps the 25 lanes, the 25 π-permuted lanes and
+θ's temporaries of the generic round (multi.rs) in ~55 registers and spills
+about 55 zmm words per round to the stack; this allocation needs 32.
+
+Register plan. The 25 lanes live in registers 0..24, the other seven hold
+θ's column parities C[x] and then D[x] = C[x−1] ^ rot(C[x+1], 1) (computed
+in place in the order below so that no eighth register is needed), and χ's
+two saved inputs. One output row of χ consumes exactly the five lanes its π
+sources held, so each output lane is written into the register of one of its
+sources: the lane-to-register map changes every round (it follows π). After
+two rounds 26 register moves restore the identity map, so a two-round loop
+body serves any even round count (24 for SHA-3, 12 for KangarooTwelve and
+TurboSHAKE).
+
+Per round: θ parities 5 × (VPXORQ, VPTERNLOGQ, VPXORQ), D 5 × (VPROLQ,
+VPXORQ), θ's effect 25 VPXORQ, ρ 24 VPROLQ, χ 25 VPTERNLOGQ (+ 2 moves per
+row), ι one VPXORQ with a broadcast round constant. The same text works for
+xmm (one state, AVX-512VL) and zmm (eight states) registers.
+"""
+import sys
+from pathlib import Path
+
+# ρ offsets (FIPS 202 Table 2, mod 64) of lane x + 5y.
+RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
+       41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
+
+
+def pi_sources():
+    """PI_SRC[y][x]: the lane that π moves to position (x, y).
+    π: A[x, y] -> (y, 2x + 3y), so the source of (X, Y) is x = 3(Y − 3X)
+    mod 5 (3 = 2^−1 mod 5), y = X."""
+    return [[((3 * (Y - 3 * X)) % 5) + 5 * X for X in range(5)] for Y in range(5)]
+
+
+def two_rounds(reg):
+    """Instructions of two rounds starting from the identity map; returns
+    (lines, map after the two rounds)."""
+    src = pi_sources()
+    m = list(range(25))          # m[lane] = register holding it
+    free = list(range(25, 32))
+    out = []
+    e = out.append
+    for r in range(2):
+        c = free[0:5]
+        t1, t2 = free[5], free[6]
+        for x in range(5):
+            e(f"vpxorq {reg(m[x + 5])}, {reg(m[x])}, {reg(c[x])}")
+            e(f"vpternlogq $0x96, {reg(m[x + 15])}, {reg(m[x + 10])}, {reg(c[x])}")
+            e(f"vpxorq {reg(m[x + 20])}, {reg(c[x])}, {reg(c[x])}")
+        # D0 = C4 ^ rot(C1) -> t1; D1 = C0 ^ rot(C2) -> t2; D3 = C2 ^ rot(C4)
+        # -> C4's register; D4 = C3 ^ rot(C0) -> C0's; D2 = C1 ^ rot(C3) -> C3's.
+        for (rot, plain, dst) in [(1, 4, t1), (2, 0, t2), (4, 2, c[4]), (0, 3, c[0]), (3, 1, c[3])]:
+            e(f"vprolq $1, {reg(c[rot])}, {reg(dst)}")
+            e(f"vpxorq {reg(c[plain])}, {reg(dst)}, {reg(dst)}")
+        d = [t1, t2, c[3], c[4], c[0]]
+        save_a, save_b = c[1], c[2]
+        new = [None] * 25
+        for y in range(5):
+            rr = [m[s] for s in src[y]]
+            for s, k in zip(src[y], rr):
+                e(f"vpxorq {reg(d[s % 5])}, {reg(k)}, {reg(k)}")
+                if RHO[s]:
+                    e(f"vprolq ${RHO[s]}, {reg(k)}, {reg(k)}")
+            e(f"vmovdqa64 {reg(rr[0])}, {reg(save_a)}")
+            e(f"vmovdqa64 {reg(rr[1])}, {reg(save_b)}")
+            chi = [(rr[0], rr[1], rr[2]), (rr[1], rr[2], rr[3]), (rr[2], rr[3], rr[4]),
+                   (rr[3], rr[4], save_a), (rr[4], save_a, save_b)]
+            for x, (a, b, cc) in enumerate(chi):
+                # a ^ (~b & c) into a's register (AT&T: imm, c, b, a).
+                e(f"vpternlogq $0xD2, {reg(cc)}, {reg(b)}, {reg(a)}")
+                new[x + 5 * y] = a
+        m = new
+        e(f"vpxorq {8 * r}({{rc}}){{{{1to{{B}}}}}}, {reg(m[0])}, {reg(m[0])}")
+    return out, m
+
+
+def restore_moves(m, reg, tmp):
+    """Moves that bring lane i back to register i (cycle by cycle, one
+    temporary)."""
+    out = []
+    done = set()
+    for start in range(25):
+        if start in done or m[start] == start:
+            done.add(start)
+            continue
+        out.append(f"vmovdqa64 {reg(start)}, {reg(tmp)}")
+        r = start
+        while True:
+            done.add(r)
+            s = m[r]                 # lane r lives in register s
+            if s == start:
+                out.append(f"vmovdqa64 {reg(tmp)}, {reg(r)}")
+                break
+            out.append(f"vmovdqa64 {reg(s)}, {reg(r)}")
+            r = s
+    return out
+
+
+def body(kind):
+    reg = lambda k: f"%{kind}{k}"
+    lines, m = two_rounds(reg)
+    lines += restore_moves(m, reg, 25)
+    return lines
+
+
+def rust_fn(kind, ty, name, bcast, feature):
+    lines = body(kind)
+    asm = "\n".join(f'            "{l}",'.replace("{B}", str(bcast)) for l in lines)
+    regs = "\n".join(f'            inout("{kind}{k}") a[{k}],' for k in range(25))
+    clob = "\n".join(f'            out("{kind}{k}") _,' for k in range(25, 32))
+    return f'''
+/// Keccak-p[1600] with an even number of rounds (2..=24) on lanes held in
+/// {kind} registers (see the module comment).
+///
+/// # Safety
+/// The CPU must have {feature}; `rounds` must be even and in 2..=24.
+#[target_feature(enable = "{feature}")]
+pub(crate) unsafe fn {name}(a: &mut [{ty}; 25], rounds: usize) {{
+    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    let mut rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
+    let mut n = rounds / 2;
+    // SAFETY: only registers named below are written; the only memory read
+    // is ROUND_CONSTANTS[24 - rounds..24] through `rc` (8 bytes per round).
+    unsafe {{
+        core::arch::asm!(
+            "2:",
+{asm}
+            "add $16, {{rc}}",
+            "dec {{n}}",
+            "jnz 2b",
+            rc = inout(reg) rc,
+            n = inout(reg) n,
+{regs}
+{clob}
+            options(att_syntax, nostack, readonly),
+        );
+    }}
+    let _ = (rc, n);
+}}
+'''
+
+
+def generate():
+    head = '''// Generated by gen_asm.py -- do not edit; run `python3 gen_asm.py`.
+//! Keccak-p[1600] rounds in AVX-512 registers without spills (inline
+//! assembly generated by gen_asm.py; the register plan is described there).
+//! [`permute_zmm`]: eight states, one per 64-bit lane of a zmm register;
+//! [`permute_xmm`]: one state, one lane per xmm register (AVX-512VL).
+//! Both are checked against the golden model like every other permutation.
+
+use core::arch::x86_64::{__m128i, __m512i};
+
+use super::generic::ROUND_CONSTANTS;
+'''
+    return (head + rust_fn("zmm", "__m512i", "permute_zmm", 8, "avx512f")
+            + rust_fn("xmm", "__m128i", "permute_xmm", 2, "avx512f,avx512vl"))
+
+
+def main():
+    path = Path(__file__).with_name("asm_avx512.rs")
+    text = generate()
+    if "--check" in sys.argv[1:]:
+        if not path.exists() or path.read_text() != text:
+            sys.exit(f"{path} is stale: run python3 {Path(__file__).name}")
+        return
+    path.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
