@@ -55,11 +55,19 @@ pub(crate) unsafe trait Lanes: Copy {
     }
 }
 
-/// One round on N states, written output row by output row: the five π
-/// sources of row y are θ-corrected, rotated by ρ and fed to χ at once, so
-/// only one row of B is live (25 + 5 + 5 vectors, near the 32 registers of
-/// AVX-512; the earlier lane-by-lane order kept all 25 B lanes live and
-/// spilled — bench/NOTES.md).
+/// π destination of each source lane: A[x, y] moves to (y, 2x + 3y).
+const PI_DEST: [usize; 25] = {
+    let mut d = [0usize; 25];
+    let mut i = 0;
+    while i < 25 {
+        let (x, y) = (i % 5, i / 5);
+        d[i] = y + 5 * ((2 * x + 3 * y) % 5);
+        i += 1;
+    }
+    d
+};
+
+/// One round on N states.
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set.
@@ -71,6 +79,7 @@ unsafe fn round<V: Lanes>(a: &mut [V; 25], rc: u64) {
         for x in 0..5 {
             c[x] = V::xor3(V::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]);
         }
+        // θ's effect on lane (x, y): c[x-1] ^ rotl1(c[x+1]).
         let mut r = [V::zero(); 5];
         for x in 0..5 {
             r[x] = V::rotl::<1, 63>(c[x]);
@@ -81,31 +90,31 @@ unsafe fn round<V: Lanes>(a: &mut [V; 25], rc: u64) {
                 d[x] = V::xor(c[(x + 4) % 5], r[(x + 1) % 5]);
             }
         }
-        let mut out = [V::zero(); 25];
-        // Row y of B: B[x + 5y] = ρ(θ(A[src])), src = PI_SRC[x + 5y]; each
-        // entry is `src => ρ offset` (FIPS 202 Table 2, mod 64).
-        macro_rules! row {
-            ($y:literal: $($s:literal => $rot:literal),*) => {{
-                let b = [$({
-                    let t = if V::FAST_XOR3 {
-                        V::xor3(a[$s], c[($s % 5 + 4) % 5], r[($s % 5 + 1) % 5])
-                    } else {
-                        V::xor(a[$s], d[$s % 5])
-                    };
-                    if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) }
-                }),*];
-                for x in 0..5 {
-                    out[x + 5 * $y] = V::chi(b[x], b[(x + 1) % 5], b[(x + 2) % 5]);
-                }
-            }};
+        let mut b = [V::zero(); 25];
+        macro_rules! theta_rho_pi {
+            ($($i:literal => $rot:literal),* $(,)?) => {$(
+                let t = if V::FAST_XOR3 {
+                    V::xor3(a[$i], c[($i % 5 + 4) % 5], r[($i % 5 + 1) % 5])
+                } else {
+                    V::xor(a[$i], d[$i % 5])
+                };
+                b[PI_DEST[$i]] = if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) };
+            )*};
         }
-        row!(0: 0 => 0, 6 => 44, 12 => 43, 18 => 21, 24 => 14);
-        row!(1: 3 => 28, 9 => 20, 10 => 3, 16 => 45, 22 => 61);
-        row!(2: 1 => 1, 7 => 6, 13 => 25, 19 => 8, 20 => 18);
-        row!(3: 4 => 27, 5 => 36, 11 => 10, 17 => 15, 23 => 56);
-        row!(4: 2 => 62, 8 => 55, 14 => 39, 15 => 41, 21 => 2);
-        out[0] = V::xor(out[0], V::splat(rc));
-        *a = out;
+        // ρ offsets (FIPS 202 Table 2, mod 64), lane x + 5y.
+        theta_rho_pi!(
+            0 => 0, 1 => 1, 2 => 62, 3 => 28, 4 => 27,
+            5 => 36, 6 => 44, 7 => 6, 8 => 55, 9 => 20,
+            10 => 3, 11 => 10, 12 => 43, 13 => 25, 14 => 39,
+            15 => 41, 16 => 45, 17 => 15, 18 => 21, 19 => 8,
+            20 => 18, 21 => 2, 22 => 61, 23 => 56, 24 => 14,
+        );
+        for y in 0..5 {
+            for x in 0..5 {
+                a[x + 5 * y] = V::chi(b[x + 5 * y], b[(x + 1) % 5 + 5 * y], b[(x + 2) % 5 + 5 * y]);
+            }
+        }
+        a[0] = V::xor(a[0], V::splat(rc));
     }
 }
 
