@@ -49,7 +49,7 @@ module keccak_core_fold4 (
     reg  [319:0]  c;        // column parities of the round input, turning 16 a cycle
     reg  [319:0]  cn;       // parities of the round output, 16 slices per cycle
     reg  [1343:0] ost;      // output register (lanes 0..20 of the permuted state)
-    reg           busy;     // a pass is running (cycles 1..3 of a pass, and later rounds)
+    reg           busy;     // a pass or round is running (all its cycles)
     reg           hold;     // ost holds a result not yet acknowledged
     reg           pend;     // parked state needs an output pass
     reg           lastf;    // the block being permuted wants its result
@@ -57,31 +57,72 @@ module keccak_core_fold4 (
     reg           rb;       // bank read by this round
     reg  [4:0]    rnd;      // round of the current cycle (23 while parked)
     reg  [1:0]    k;        // cycle of the round (0 while parked)
-    reg  [3:1]    bs;       // one-hot: absorb pass in cycle 1, 2, 3
 
-    // Start a pass (in a cycle the core is parked): absorb a waiting block
-    // (with the pending output pass folded in, which needs a free ost), or
-    // run the output pass alone.
-    wire blk_go   = ~busy & in_valid & ~(pend & hold);
-    wire out_go   = ~busy & ~in_valid & pend & ~hold;
-    wire start    = blk_go | out_go;
-    wire active   = busy | start;
-    wire [1:0] ck = k;
-    wire [4:0] cr = rnd;
-    wire cfm      = busy ? fm : (blk_go & in_first);
-    wire cob      = busy ? ob : pend;
-    wire coo      = busy ? oo : out_go;
-    wire lastk    = (ck == 2'd3);
+    // Next state of the sequencer, and the decision to start a pass in the
+    // next cycle (so every datapath control comes from a register): absorb a
+    // waiting block (with a pending output pass folded in, which needs a free
+    // ost), or run the output pass alone. A block that is valid now is still
+    // valid next cycle (the AXI rule; blocks are taken only in absorb passes).
+    reg           busy_n, hold_n, pend_n, lastf_n, ab_n, fm_n, ob_n, oo_n, rb_n;
+    reg  [4:0]    rnd_n;
+    reg  [1:0]    k_n;
+    always @(*) begin
+        busy_n = busy; hold_n = hold & ~out_ack; pend_n = pend; lastf_n = lastf;
+        ab_n = ab; fm_n = fm; ob_n = ob; oo_n = oo; rb_n = rb; rnd_n = rnd; k_n = k;
+        if (busy) begin
+            k_n = k + 2'd1;
+            if (k == 2'd3) begin
+                if (ob) begin               // output pass done: ost is valid
+                    hold_n = 1'b1;
+                    pend_n = 1'b0;
+                end
+                if (oo) begin               // output only: the state stays parked
+                    busy_n = 1'b0;
+                end else begin
+                    rb_n = ~rb;
+                    if (rnd == 5'd23) begin // absorb pass done: the block is taken
+                        rnd_n = 5'd0;
+                        lastf_n = in_last;
+                    end else begin
+                        rnd_n = rnd + 5'd1;
+                        if (rnd == 5'd22) begin   // park before round 23
+                            busy_n = 1'b0;
+                            if (lastf) pend_n = 1'b1;
+                        end
+                    end
+                end
+                ab_n = 1'b0; fm_n = 1'b0; ob_n = 1'b0; oo_n = 1'b0;
+            end
+        end
+        if (~busy_n) begin
+            if (in_valid & ~(pend_n & hold_n)) begin
+                busy_n = 1'b1; ab_n = 1'b1; fm_n = in_first; ob_n = pend_n;
+            end else if (~in_valid & pend_n & ~hold_n) begin
+                busy_n = 1'b1; ob_n = 1'b1; oo_n = 1'b1;
+            end
+        end
+        if (rst) begin
+            busy_n = 1'b0; hold_n = 1'b0; pend_n = 1'b0; lastf_n = 1'b0; rb_n = 1'b0;
+            ab_n = 1'b0; fm_n = 1'b0; ob_n = 1'b0; oo_n = 1'b0; rnd_n = 5'd23; k_n = 2'd0;
+        end
+    end
+
+    always @(posedge clk) begin
+        busy <= busy_n; hold <= hold_n; pend <= pend_n; lastf <= lastf_n;
+        ab <= ab_n; fm <= fm_n; ob <= ob_n; oo <= oo_n; rb <= rb_n; rnd <= rnd_n; k <= k_n;
+    end
+
+    wire lastk = (k == 2'd3);
 
     assign in_ready  = busy & ab & (k == 2'd3);
     assign out_valid = hold;
     assign out_state = ost;
 
     wire [63:0] rc;
-    keccak_rc u_rc (.rnd(cr), .rc(rc));
+    keccak_rc u_rc (.rnd(rnd), .rc(rc));
     reg  [15:0] rc16;
     always @(*) begin
-        case (ck)
+        case (k)
             2'd0: rc16 = rc[15:0];
             2'd1: rc16 = rc[31:16];
             2'd2: rc16 = rc[47:32];
@@ -91,21 +132,19 @@ module keccak_core_fold4 (
 
     wire [335:0] y;
     wire [79:0]  par;
-    wire [1:0] kn   = (active & ~rst) ? k + 2'd1 : 2'd0;
-    wire [7:0] kqn  = {kn - 2'd3, kn - 2'd2, kn - 2'd1, kn};
-    wire       rbn  = ~rst & (rb ^ (active & lastk & ~coo));   // rb of the next cycle
+    wire [7:0] kqn  = {k_n - 2'd3, k_n - 2'd2, k_n - 2'd1, k_n};
     keccak_fold4_dp u_dp (
-        .clk(clk), .rb(rb), .k(k), .rbn(rbn), .kqn(kqn), .c(c), .blk(in_block),
-        .bsel({bs, blk_go}), .wzero(cfm), .rc16(rc16), .y(y), .par(par));
+        .clk(clk), .rb(rb), .k(k), .rbn(rb_n), .kqn(kqn), .c(c), .blk(in_block),
+        .bsel({4{ab}} & {k == 2'd3, k == 2'd2, k == 2'd1, k == 2'd0}), .wzero(fm), .rc16(rc16), .y(y), .par(par));
 
     // C turns by 16 a cycle (back in place after a round); at the end of a
     // round that is not an output-only pass it takes the new parities. CN
     // shifts every cycle (while parked it collects don't-cares).
     integer i;
     always @(posedge clk) begin
-        if (active) begin
+        if (busy) begin
             for (i = 0; i < 5; i = i + 1) begin
-                if (lastk & ~coo)
+                if (lastk & ~oo)
                     c[64*i +: 64] <= {par[16*i +: 16], cn[64*i+16 +: 48]};
                 else
                     c[64*i +: 64] <= {c[64*i +: 16], c[64*i+16 +: 48]};
@@ -117,22 +156,13 @@ module keccak_core_fold4 (
 
     // k (the memories keep their own read-address copies of k-q, from kqn
     // and rbn); the absorb pass's one-hot chunk select
-    always @(posedge clk) begin
-        if (rst) begin
-            k <= 2'd0; bs <= 3'd0;
-        end else begin
-            k  <= kn;
-            bs <= {bs[2:1], blk_go};
-        end
-    end
-
     // Output register: chunk k of each rate lane, written during an output pass.
     genvar gl;
     generate
         for (gl = 0; gl < 21; gl = gl + 1) begin : g_out
             always @(posedge clk) begin
-                if (active & cob) begin
-                    case (ck)
+                if (busy & ob) begin
+                    case (k)
                         2'd0: ost[64*gl +: 16]      <= y[16*gl +: 16];
                         2'd1: ost[64*gl + 16 +: 16] <= y[16*gl +: 16];
                         2'd2: ost[64*gl + 32 +: 16] <= y[16*gl +: 16];
@@ -143,43 +173,4 @@ module keccak_core_fold4 (
         end
     endgenerate
 
-    always @(posedge clk) begin
-        if (rst) begin
-            busy <= 1'b0; hold <= 1'b0; pend <= 1'b0; lastf <= 1'b0; rb <= 1'b0;
-            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0; oo <= 1'b0; rnd <= 5'd23;
-        end else begin
-            if (out_ack) hold <= 1'b0;
-            if (start) begin
-                busy <= 1'b1;
-                ab   <= blk_go;
-                fm   <= blk_go & in_first;
-                ob   <= pend;
-                oo   <= out_go;
-            end
-            if (active) begin
-                if (lastk) begin
-                    if (cob) begin          // output pass done: ost is valid
-                        hold <= 1'b1;
-                        pend <= 1'b0;
-                    end
-                    if (coo) begin          // output only: state stays parked
-                        busy <= 1'b0;
-                    end else begin
-                        rb <= ~rb;
-                        if (cr == 5'd23) begin   // absorb pass done: the block is taken
-                            rnd   <= 5'd0;
-                            lastf <= in_last;
-                            ab <= 1'b0; fm <= 1'b0; ob <= 1'b0;
-                        end else begin
-                            rnd <= cr + 5'd1;
-                            if (cr == 5'd22) begin   // park before round 23
-                                busy <= 1'b0;
-                                if (lastf) pend <= 1'b1;
-                            end
-                        end
-                    end
-                end
-            end
-        end
-    end
 endmodule
