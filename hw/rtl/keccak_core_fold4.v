@@ -28,7 +28,10 @@
 // result is out_valid 97 cycles after that take (92 cycles of rounds 0..22,
 // then the 4-cycle output pass), 100 cycles after its absorb pass began.
 // The output pass waits while out_valid is still high (the register is
-// busy); a new message can be absorbed and permuted meanwhile.
+// busy); a new message can be absorbed and permuted meanwhile. A pass is
+// decided a cycle ahead (all datapath controls come from registers): a block
+// that arrives while the core is parked starts its pass in the next cycle;
+// one that is waiting when the core parks loses no cycle.
 // Interface: see keccak_core_basic.v (out_clear is not needed here).
 `timescale 1ns/1ps
 module keccak_core_fold4 (
