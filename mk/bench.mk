@@ -34,3 +34,14 @@ bench-cpu: deps-rust bench-cpu-deps
 	echo "bench-cpu: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	$(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_JSON)
+
+# Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
+# < 64 MiB with --no-mmap). Sparse file + pipe: no disk space needed.
+#   make bench-memory                    (~3 min)
+BENCH_TARGETS += bench-memory
+.PHONY: bench-memory
+bench-memory: deps-rust
+	@command -v /usr/bin/time >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq time >/dev/null; }
+	$(CARGO) build --release -p keccakx-cli -q
+	$(PYTHON) bench/memory.py --keccakx target/release/keccakx
