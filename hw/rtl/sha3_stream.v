@@ -18,8 +18,9 @@
 // The input buffer (one rate-sized block) is loaded while the core permutes
 // the previous block; the digest is copied into a 512-bit output register so
 // the core can start the next message while the digest streams out.
-// CORE: 0 basic (24 cycles/block), 1 high-speed (25), 2 folded FF=4 (96),
-//       3 pipelined (2 messages in flight, 48 cycles latency).
+// CORE: 0 basic (24 cycles/block), 1 high-speed (25), 2 folded FF=4 (96,
+//       state in LUT RAM), 3 pipelined (2 messages in flight, 48 cycles
+//       latency), 4 folded FF=4 with the state in flip-flops (96).
 `timescale 1ns/1ps
 module sha3_stream #(
     parameter integer CORE = 0
@@ -91,6 +92,12 @@ module sha3_stream #(
                 .out_ack(core_out_ack), .out_clear(core_out_clear));
         end else if (CORE == 2) begin : g_core
             keccak_core_fold4 u_core (
+                .clk(clk), .rst(rst), .in_valid(core_in_valid), .in_ready(core_in_ready),
+                .in_block(core_in_block), .in_first(core_in_first), .in_last(core_in_last),
+                .out_valid(core_out_valid), .out_state(core_out_state),
+                .out_ack(core_out_ack), .out_clear(core_out_clear));
+        end else if (CORE == 4) begin : g_core
+            keccak_core_fold4ff u_core (
                 .clk(clk), .rst(rst), .in_valid(core_in_valid), .in_ready(core_in_ready),
                 .in_block(core_in_block), .in_first(core_in_first), .in_last(core_in_last),
                 .out_valid(core_out_valid), .out_state(core_out_state),

@@ -29,6 +29,7 @@ CORE_TIMING = {
     "basic": dict(period=24, latency=24, msg_gap=24),
     "hs": dict(period=25, latency=25, msg_gap=25),
     "fold4": dict(period=96, latency=97, msg_gap=96),
+    "fold4ff": dict(period=96, latency=96, msg_gap=97),
     "pipe": dict(period=48, latency=48, msg_gap=None),
 }
 

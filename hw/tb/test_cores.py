@@ -9,7 +9,7 @@ from cocotb_tools.runner import get_results, get_runner
 
 HERE = Path(__file__).resolve().parent
 RTL = HERE.parent / "rtl"
-CORES = ["basic", "hs", "fold4", "pipe"]
+CORES = ["basic", "hs", "fold4", "pipe", "fold4ff"]
 
 
 @pytest.mark.parametrize("core", CORES)
