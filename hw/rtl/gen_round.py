@@ -126,8 +126,8 @@ def fold4_dp():
          "    input  wire [7:0]    kqn,      // {k-3, k-2, k-1, k} of the next cycle\n"
          "    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle\n"
          "    input  wire [1343:0] blk,      // block to absorb\n"
-         "    input  wire [3:0]    bseln,    // next cycle, one-hot: XOR chunk i of blk into the written chunk\n"
-         "    input  wire          wzeron,   // next cycle: write the block alone (first block of a message)\n"
+         "    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk\n"
+         "    input  wire          wzero,    // write the block alone (first block of a message)\n"
          "    input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices\n"
          "    output reg  [335:0]  y,        // round output, chunk k of lanes 0..20\n"
          "    output reg  [79:0]   par       // column parities of the written chunk\n"
@@ -154,15 +154,6 @@ def fold4_dp():
         o.append(f"        ral{i} <= {{rbn, kqn[{2 * (q % 4) + 1}:{2 * (q % 4)}]}};\n")
         if e:
             o.append(f"        rah{i} <= {{rbn, kqn[{2 * ((q + 1) % 4) + 1}:{2 * ((q + 1) % 4)}]}};\n")
-    o.append("    end\n")
-    # per-lane copies of the absorb controls (each drives 16-80 LUTs, not 400)
-    o.append("    (* keep *) reg [3:0] " + ", ".join(f"bs{i}" for i in range(21)) + ";\n")
-    o.append("    (* keep *) reg " + ", ".join(f"wz{i}" for i in range(25)) + ";\n")
-    o.append("    always @(posedge clk) begin\n")
-    for i in range(21):
-        o.append(f"        bs{i} <= bseln;\n")
-    for i in range(25):
-        o.append(f"        wz{i} <= wzeron;\n")
     o.append("    end\n")
     o.append("    wire [15:0] " + ", ".join(f"s{i}" for i in range(25)) + ";\n")
     for i in range(25):
@@ -192,18 +183,18 @@ def fold4_dp():
             e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
             o.append(f"        u{l} = {e};\n")
     for i in range(25):
-        e = f"(u{i} & {{16{{~wz{i}}}}})"
+        e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
             b = 64 * i
-            o.append(f"        b{i} = (blk[{b + 15}:{b}] & {{16{{bs{i}[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bs{i}[1]}}}})"
-                     f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bs{i}[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bs{i}[3]}}}});\n")
+            o.append(f"        b{i} = (blk[{b + 15}:{b}] & {{16{{bsel[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bsel[1]}}}})"
+                     f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bsel[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bsel[3]}}}});\n")
             e += f" ^ b{i}"
         o.append(f"        w{i} = {e};\n")
     o.append("        y = {" + ", ".join(f"u{i}" for i in reversed(range(21))) + "};\n")
     # parities of the written chunk, as (parity of chi's output, masked) ^
     # (parity of the block chunk): the block part is off the memory-read path
     o.append("        par = {" + ", ".join(
-        "((" + " ^ ".join(f"u{x + 5 * yy}" for yy in range(5)) + f") & {{16{{~wz{x}}}}}) ^ "
+        "((" + " ^ ".join(f"u{x + 5 * yy}" for yy in range(5)) + ") & {16{~wzero}}) ^ "
         + " ^ ".join(f"b{x + 5 * yy}" for yy in range(5) if x + 5 * yy < 21)
         for x in reversed(range(5))) + "};\n")
     o.append("    end\n")
