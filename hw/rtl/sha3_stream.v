@@ -279,8 +279,10 @@ module sha3_stream #(
     reg         osend, ostarted, ofinal;
     reg  [16:0] orem;             // output bytes still to capture (this message)
     reg  [1:0]  ochunk;           // 64-byte chunk of the rate to capture next
-    reg  [511:0] obuf;
-    reg  [6:0]  oleft;            // bytes left in obuf
+    reg  [6:0]  oleft;            // bytes of the captured chunk still to send
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg         ackp;             // CORE 2: acknowledge the core after this chunk's last beat
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // What the next capture does is computed ahead from registers, in two
     // register stages (off the capture -> ack -> core-take path); `pre_ok`
@@ -311,39 +313,77 @@ module sha3_stream #(
 
     assign msg_done       = capture & cfinal;
     assign sq_req         = capture & ~cfinal & lastchunk;
-    assign core_out_ack   = capture & (cfinal | lastchunk);
-    assign core_out_clear = capture & cfinal;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire        last_beat     = osend & m_ready & (oleft <= 7'd8);   // used by CORE 2
+    /* verilator lint_on UNUSEDSIGNAL */
 
-    reg [511:0] chunk_data;
-    always @(*) begin
-        case (ochunk)
-            2'd1:    chunk_data = core_out_state[1023:512];
-            2'd2:    chunk_data = {192'd0, core_out_state[1343:1024]};
-            default: chunk_data = core_out_state[511:0];
-        endcase
-    end
+    // Output data. The state of cores 0, 1, 3 and 4 is the working state, so
+    // a chunk of it is copied into a 512-bit buffer at the capture and the
+    // core is acknowledged at once (it can go on while the digest streams
+    // out). The LUT-RAM folded core (2) has its own output register: its
+    // lanes stream straight from it (a 21:1 lane choice instead of a 3:1
+    // chunk choice into a 512-bit shift register), and the core is
+    // acknowledged after the chunk's last beat.
+    generate
+        if (CORE == 2) begin : g_odirect
+            reg [4:0] olane;
+            reg [63:0] lane;
+            integer li;
+            always @(posedge clk) begin
+                if (capture)
+                    olane <= {ochunk, 3'd0};
+                else if (osend & m_ready)
+                    olane <= olane + 5'd1;
+            end
+            always @(*) begin
+                lane = 64'd0;
+                for (li = 0; li < 21; li = li + 1)
+                    if ({27'd0, olane} == li) lane = core_out_state[64*li +: 64];
+            end
+            assign m_data         = lane;
+            assign core_out_ack   = last_beat & ackp;
+            assign core_out_clear = last_beat & ackp & ofinal;
+        end else begin : g_obuf
+            reg [511:0] obuf;
+            reg [511:0] chunk_data;
+            always @(*) begin
+                case (ochunk)
+                    2'd1:    chunk_data = core_out_state[1023:512];
+                    2'd2:    chunk_data = {192'd0, core_out_state[1343:1024]};
+                    default: chunk_data = core_out_state[511:0];
+                endcase
+            end
+            always @(posedge clk) begin
+                if (capture)
+                    obuf <= chunk_data;
+                else if (osend & m_ready)
+                    obuf <= {64'd0, obuf[511:64]};
+            end
+            assign m_data         = obuf[63:0];
+            assign core_out_ack   = capture & (cfinal | lastchunk);
+            assign core_out_clear = capture & cfinal;
+        end
+    endgenerate
 
     always @(posedge clk) begin
         if (rst) begin
             osend <= 1'b0; ostarted <= 1'b0; ofinal <= 1'b0; orem <= 17'd0;
-            ochunk <= 2'd0; oleft <= 7'd0;
+            ochunk <= 2'd0; oleft <= 7'd0; ackp <= 1'b0;
         end else if (capture) begin
-            obuf     <= chunk_data;
             oleft    <= ctake;
+            ackp     <= cfinal | lastchunk;
             ofinal   <= cfinal;
             osend    <= 1'b1;
             orem     <= orem_next;
             ostarted <= ~cfinal;
             ochunk   <= (cfinal | lastchunk) ? 2'd0 : ochunk + 2'd1;
         end else if (osend & m_ready) begin
-            obuf  <= {64'd0, obuf[511:64]};
             oleft <= (oleft > 7'd8) ? oleft - 7'd8 : 7'd0;
             if (oleft <= 7'd8) osend <= 1'b0;
         end
     end
 
     assign m_valid = osend;
-    assign m_data  = obuf[63:0];
     assign m_keep  = (oleft >= 7'd8) ? 8'hFF : ((8'd1 << oleft[2:0]) - 8'd1);
     assign m_last  = ofinal & (oleft <= 7'd8);
 endmodule
