@@ -16,7 +16,8 @@ const BATCH_BYTES: usize = 1024 * 1024;
 /// the chaining-value scratch bounded (a 10 GB mmap is not one call).
 const MAX_CHUNKS_PER_CALL: usize = 4096;
 
-/// Hashes chunk after chunk; hands chaining values to a sink in order.
+/// Hashes chunk after chunk; hands chaining values to a sink in order (the
+/// mode's final node counts them).
 #[derive(Clone)]
 pub(crate) struct ChunkHasher {
     spec: LaneSpec,
@@ -26,8 +27,6 @@ pub(crate) struct ChunkHasher {
     buf: Vec<u8>,
     /// Large chunks: the chunk being filled, and how much it has.
     partial: Option<(ByteSponge, usize)>,
-    /// Chaining values emitted so far.
-    count: u64,
 }
 
 impl ChunkHasher {
@@ -39,13 +38,7 @@ impl ChunkHasher {
             cv_len,
             buf: Vec::new(),
             partial: None,
-            count: 0,
         }
-    }
-
-    /// Number of chunks (chaining values) so far.
-    pub fn count(&self) -> u64 {
-        self.count
     }
 
     fn small(&self) -> bool {
@@ -66,7 +59,6 @@ impl ChunkHasher {
             cvs.resize(pieces.len() * self.cv_len, 0);
             engine::hash_many(&self.spec, &pieces, self.cv_len, &mut cvs);
             sink(&cvs);
-            self.count += pieces.len() as u64;
         }
     }
 
@@ -96,7 +88,6 @@ impl ChunkHasher {
             s.pad_delimited(self.spec.delimited_suffix);
             s.squeeze(&mut cv);
             sink(&cv);
-            self.count += 1;
         }
         // Whole chunks straight from the caller's buffer: no copy.
         let whole = data.len() / self.chunk_len * self.chunk_len;
@@ -127,7 +118,6 @@ impl ChunkHasher {
             s.pad_delimited(self.spec.delimited_suffix);
             s.squeeze(&mut cv);
             sink(&cv);
-            self.count += 1;
         }
     }
 }

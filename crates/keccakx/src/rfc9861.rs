@@ -64,16 +64,178 @@ pub fn length_encode(x: u64) -> Vec<u8> {
     v
 }
 
+/// The final node of KangarooTwelve (RFC 9861 §3.2) on TurboSHAKE with rate
+/// R bytes: the one place where KT's tree framing is written.
+///
+/// S = M || C || length_encode(|C|) is cut into 8192-byte chunks S_0, S_1,
+/// ..., S_n (the last may be short). The final node's output is
+///
+/// - TurboSHAKE(S, 0x07) when |S| ≤ 8192 (no leaves: the single-node case);
+/// - otherwise TurboSHAKE(S_0 || 0x03 || 0x00^7 || CV_1 || ... || CV_n ||
+///   length_encode(n) || 0xFF 0xFF, 0x06), where the chaining value
+///   CV_i = TurboSHAKE(S_i, 0x0B) is [`CV_LEN`](Self::CV_LEN) bytes long
+///   ([`LEAF_SPEC`](Self::LEAF_SPEC) hashes a leaf).
+///
+/// Feed it the bytes of S_0 with [`absorb_first_chunk`](Self::absorb_first_chunk),
+/// then the leaves' chaining values in leaf order with
+/// [`absorb_chaining_values`](Self::absorb_chaining_values) (each any number
+/// of calls), then finalize. The node counts the chaining values itself, so
+/// length_encode(n) always matches what was absorbed. With no chaining
+/// values it finishes as the single-node case, S_0 being all of S.
+///
+/// [`Kt`] cuts its input this way and hashes the leaves on the CPU engine;
+/// callers that compute leaves elsewhere (a GPU) use this type directly.
+///
+/// ```
+/// use keccakx::rfc9861::{Kt128, Kt128FinalNode};
+///
+/// let s: Vec<u8> = (0..20_000u32).map(|i| i as u8).collect();
+/// // KT128 with an empty customization: S = M || length_encode(0) = M || 0x00.
+/// let mut s_full = s.clone();
+/// s_full.push(0x00);
+///
+/// let mut node = Kt128FinalNode::new();
+/// let taken = node.absorb_first_chunk(&s_full);
+/// assert_eq!(taken, Kt128FinalNode::CHUNK_LEN);
+/// for leaf in s_full[taken..].chunks(Kt128FinalNode::CHUNK_LEN) {
+///     let mut cv = [0u8; Kt128FinalNode::CV_LEN];
+///     Kt128FinalNode::LEAF_SPEC.hash_one(leaf, &mut cv);
+///     node.absorb_chaining_values(&cv).unwrap();
+/// }
+/// assert_eq!(node.leaf_count(), 2);
+///
+/// let mut kt = Kt128::new(b"");
+/// kt.update(&s);
+/// assert_eq!(node.finalize_vec(32), kt.finalize_vec(32));
+/// ```
+#[derive(Clone)]
+pub struct KtFinalNode<const R: usize> {
+    sponge: ByteSponge,
+    /// Bytes of S_0 absorbed so far (≤ CHUNK_LEN).
+    first_len: usize,
+    /// Chaining values absorbed so far (n).
+    leaves: u64,
+}
+
+/// The final node of KT128 (see [`KtFinalNode`]).
+pub type Kt128FinalNode = KtFinalNode<168>;
+/// The final node of KT256 (see [`KtFinalNode`]).
+pub type Kt256FinalNode = KtFinalNode<136>;
+
+impl<const R: usize> Default for KtFinalNode<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const R: usize> KtFinalNode<R> {
+    /// Chunk size: S_0 and every leaf S_i (i ≥ 1) but the last are this long.
+    pub const CHUNK_LEN: usize = CHUNK;
+    /// Chaining value length: 32 bytes for KT128, 64 for KT256.
+    pub const CV_LEN: usize = if R == 168 { 32 } else { 64 };
+    /// The leaf sponge: TurboSHAKE (rate R, 12 rounds) with domain byte 0x0B;
+    /// a chaining value is its first [`CV_LEN`](Self::CV_LEN) output bytes.
+    pub const LEAF_SPEC: LaneSpec = LaneSpec::fixed(R, TURBO_ROUNDS, 0x0B);
+
+    /// A final node with nothing absorbed yet.
+    pub fn new() -> Self {
+        KtFinalNode {
+            sponge: ByteSponge::new(R, TURBO_ROUNDS),
+            first_len: 0,
+            leaves: 0,
+        }
+    }
+
+    /// Absorb bytes of the first chunk S_0, up to [`CHUNK_LEN`](Self::CHUNK_LEN)
+    /// bytes over all calls. Returns how many bytes of `data` were taken; the
+    /// rest belongs to the leaves. Takes nothing once S_0 is full.
+    pub fn absorb_first_chunk(&mut self, data: &[u8]) -> usize {
+        let take = (CHUNK - self.first_len).min(data.len());
+        self.sponge.absorb(&data[..take]);
+        self.first_len += take;
+        take
+    }
+
+    /// Bytes of S_0 absorbed so far.
+    pub fn first_chunk_len(&self) -> usize {
+        self.first_len
+    }
+
+    /// Absorb the chaining values of the next leaves, in leaf order:
+    /// `cvs` holds zero or more whole [`CV_LEN`](Self::CV_LEN)-byte values.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`], with nothing absorbed, when `cvs.len()`
+    /// is not a multiple of `CV_LEN` or when S_0 is not yet full (leaves
+    /// exist only after a full first chunk).
+    pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
+        if cvs.len() % Self::CV_LEN != 0 {
+            return Err(Error::InvalidParameter(
+                "KT final node: chaining values must be whole 32-byte (KT128) or 64-byte (KT256) values",
+            ));
+        }
+        if cvs.is_empty() {
+            return Ok(());
+        }
+        if self.first_len != CHUNK {
+            return Err(Error::InvalidParameter(
+                "KT final node: chaining values need a full 8192-byte first chunk before them",
+            ));
+        }
+        self.push_cvs(cvs);
+        Ok(())
+    }
+
+    /// [`absorb_chaining_values`](Self::absorb_chaining_values) for callers
+    /// that guarantee its conditions (whole values, S_0 full).
+    fn push_cvs(&mut self, cvs: &[u8]) {
+        debug_assert!(cvs.len() % Self::CV_LEN == 0 && self.first_len == CHUNK);
+        if cvs.is_empty() {
+            return;
+        }
+        if self.leaves == 0 {
+            // S_0 || 110^62: the final node of a tree with leaves.
+            self.sponge.absorb(&[0x03, 0, 0, 0, 0, 0, 0, 0]);
+        }
+        self.sponge.absorb(cvs);
+        self.leaves += (cvs.len() / Self::CV_LEN) as u64;
+    }
+
+    /// Number of chaining values (leaves, n) absorbed so far.
+    pub fn leaf_count(&self) -> u64 {
+        self.leaves
+    }
+
+    /// Finish the node: the KT output, to read in any amount.
+    pub fn finalize_xof(mut self) -> XofReader {
+        if self.leaves == 0 {
+            self.sponge.pad_delimited(0x07);
+        } else {
+            self.sponge.absorb(&length_encode(self.leaves));
+            self.sponge.absorb(&[0xFF, 0xFF]);
+            self.sponge.pad_delimited(0x06);
+        }
+        XofReader::from_byte_sponge(self.sponge)
+    }
+    /// Finish the node into `out` (any length).
+    pub fn finalize_into(self, out: &mut [u8]) {
+        self.finalize_xof().read(out)
+    }
+    /// Finish the node into a new vector of `len` bytes.
+    pub fn finalize_vec(self, len: usize) -> Vec<u8> {
+        self.finalize_xof().read_vec(len)
+    }
+}
+
 /// KangarooTwelve on TurboSHAKE with rate R bytes: KT128 and KT256.
 ///
 /// The first 8192 bytes of S = M || C || length_encode(|C|) go to the final
-/// node; later 8192-byte chunks are leaves hashed on the engine (SIMD lanes,
-/// threads) and their chaining values absorbed in order.
+/// node ([`KtFinalNode`]); later 8192-byte chunks are leaves hashed on the
+/// engine (SIMD lanes, threads) and their chaining values absorbed in order.
 #[derive(Clone)]
 pub struct Kt<const R: usize> {
-    final_node: ByteSponge,
-    /// Bytes of S absorbed into the final node so far (≤ 8192).
-    head_len: usize,
+    final_node: KtFinalNode<R>,
     leaves: Option<ChunkHasher>,
     customization: Vec<u8>,
 }
@@ -84,12 +246,9 @@ pub type Kt128 = Kt<168>;
 pub type Kt256 = Kt<136>;
 
 impl<const R: usize> Kt<R> {
-    const CV_LEN: usize = if R == 168 { 32 } else { 64 };
-
     pub fn new(customization: &[u8]) -> Self {
         Kt {
-            final_node: ByteSponge::new(R, TURBO_ROUNDS),
-            head_len: 0,
+            final_node: KtFinalNode::new(),
             leaves: None,
             customization: customization.to_vec(),
         }
@@ -97,21 +256,21 @@ impl<const R: usize> Kt<R> {
 
     pub fn update(&mut self, mut data: &[u8]) {
         if self.leaves.is_none() {
-            let take = (CHUNK - self.head_len).min(data.len());
-            self.final_node.absorb(&data[..take]);
-            self.head_len += take;
+            let take = self.final_node.absorb_first_chunk(data);
             data = &data[take..];
             if data.is_empty() {
                 return;
             }
-            // More than one chunk: S_0 || 110^62 starts the final node.
-            self.final_node.absorb(&[0x03, 0, 0, 0, 0, 0, 0, 0]);
-            let leaf = LaneSpec::fixed(R, TURBO_ROUNDS, 0x0B);
-            self.leaves = Some(ChunkHasher::new(leaf, CHUNK, Self::CV_LEN));
+            // More than one chunk: the rest of S goes to the leaves.
+            self.leaves = Some(ChunkHasher::new(
+                KtFinalNode::<R>::LEAF_SPEC,
+                CHUNK,
+                KtFinalNode::<R>::CV_LEN,
+            ));
         }
         let final_node = &mut self.final_node;
         if let Some(leaves) = &mut self.leaves {
-            leaves.update(data, &mut |cvs| final_node.absorb(cvs));
+            leaves.update(data, &mut |cvs| final_node.push_cvs(cvs));
         }
     }
 
@@ -119,17 +278,13 @@ impl<const R: usize> Kt<R> {
         let c = core::mem::take(&mut self.customization);
         self.update(&c);
         self.update(&length_encode(c.len() as u64));
-        match self.leaves.take() {
-            None => self.final_node.pad_delimited(0x07),
-            Some(mut leaves) => {
-                let final_node = &mut self.final_node;
-                leaves.finish(&mut |cvs| final_node.absorb(cvs));
-                final_node.absorb(&length_encode(leaves.count()));
-                final_node.absorb(&[0xFF, 0xFF]);
-                final_node.pad_delimited(0x06);
-            }
+        if let Some(mut leaves) = self.leaves.take() {
+            let final_node = &mut self.final_node;
+            // At least one chaining value comes out: the leaves exist only
+            // once bytes past S_0 arrived.
+            leaves.finish(&mut |cvs| final_node.push_cvs(cvs));
         }
-        XofReader::from_byte_sponge(self.final_node)
+        self.final_node.finalize_xof()
     }
     pub fn finalize_into(self, out: &mut [u8]) {
         self.finalize_xof().read(out)

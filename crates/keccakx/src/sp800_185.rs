@@ -264,19 +264,75 @@ pair!(
 
 // ---------------------------------------------------------------- ParallelHash
 
-/// ParallelHash with block size B bytes: blocks are hashed independently
-/// (on the SIMD/multi-core engine) and their chaining values absorbed in
-/// order. `finalize_xof` gives ParallelHashXOF.
+/// The outer cSHAKE of ParallelHash (SP 800-185 §6.3) at rate R bytes: the
+/// one place where ParallelHash's framing is written.
+///
+/// X is cut into n = ⌈|X| / B⌉ blocks X_0, ..., X_{n−1} of B bytes (the last
+/// may be short; n = 0 for an empty X). The output of L bits is
+///
+/// cSHAKE(left_encode(B) || z_0 || ... || z_{n−1} || right_encode(n) ||
+/// right_encode(L), L, "ParallelHash", S)
+///
+/// where z_i = cSHAKE(X_i, 2w, "", "") = SHAKE128/256 of block i, the
+/// [`CV_LEN`](Self::CV_LEN)-byte chaining value hashed by
+/// [`BLOCK_SPEC`](Self::BLOCK_SPEC). The XOF variant uses L = 0.
+///
+/// Feed it the blocks' chaining values in block order with
+/// [`absorb_chaining_values`](Self::absorb_chaining_values) (any number of
+/// calls), then finish with [`finalize_into`](Self::finalize_into) (L = 8 ×
+/// output length) or [`finalize_xof`](Self::finalize_xof) (L = 0). The
+/// outer node counts the chaining values itself, so right_encode(n) always
+/// matches what was absorbed.
+///
+/// [`ParallelHash`] cuts its input this way and hashes the blocks on the CPU
+/// engine; callers that compute blocks elsewhere (a GPU) use this type
+/// directly.
+///
+/// ```
+/// use keccakx::sp800_185::{ParallelHash128, ParallelHash128Outer};
+///
+/// let x: Vec<u8> = (0..100u8).collect();
+/// let mut outer = ParallelHash128Outer::new(32, b"custom").unwrap();
+/// for block in x.chunks(32) {
+///     let mut z = [0u8; ParallelHash128Outer::CV_LEN];
+///     ParallelHash128Outer::BLOCK_SPEC.hash_one(block, &mut z);
+///     outer.absorb_chaining_values(&z).unwrap();
+/// }
+/// assert_eq!(outer.block_count(), 4);
+///
+/// let mut ph = ParallelHash128::new(32, b"custom").unwrap();
+/// ph.update(&x);
+/// assert_eq!(outer.finalize_vec(32), ph.finalize_vec(32));
+/// ```
 #[derive(Clone)]
-pub struct ParallelHash<const R: usize> {
+pub struct ParallelHashOuter<const R: usize> {
     outer: CShakeCore,
-    blocks: ChunkHasher,
+    block_size: usize,
+    /// Chaining values absorbed so far (n).
+    blocks: u64,
 }
 
-impl<const R: usize> ParallelHash<R> {
-    /// Chaining value length: 2× the security level (256 or 512 bits).
-    const CV_LEN: usize = if R == 168 { 32 } else { 64 };
+pair!(
+    ParallelHashOuter,
+    ParallelHash128Outer,
+    ParallelHash256Outer,
+    "The outer cSHAKE of ParallelHash128 / ParallelHashXOF128 (see [`ParallelHashOuter`]).",
+    "The outer cSHAKE of ParallelHash256 / ParallelHashXOF256 (see [`ParallelHashOuter`])."
+);
 
+impl<const R: usize> ParallelHashOuter<R> {
+    /// Chaining value length: 2× the security level (256 or 512 bits).
+    pub const CV_LEN: usize = if R == 168 { 32 } else { 64 };
+    /// The block sponge: SHAKE at rate R (= cSHAKE with empty N and S);
+    /// a chaining value is its first [`CV_LEN`](Self::CV_LEN) output bytes.
+    pub const BLOCK_SPEC: LaneSpec = LaneSpec::fixed(R, 24, SHAKE_SUFFIX);
+
+    /// The outer cSHAKE for block size `block_size` bytes (B) and
+    /// customization string S, with left_encode(B) absorbed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`] when `block_size` is 0.
     pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
         if block_size == 0 {
             return Err(Error::InvalidParameter(
@@ -287,22 +343,87 @@ impl<const R: usize> ParallelHash<R> {
         outer
             .sponge
             .absorb(left_encode(block_size as u128).as_ref());
-        let leaf = LaneSpec::fixed(R, 24, SHAKE_SUFFIX);
+        Ok(ParallelHashOuter {
+            outer,
+            block_size,
+            blocks: 0,
+        })
+    }
+
+    /// The block size B in bytes.
+    pub fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    /// Absorb the chaining values of the next blocks, in block order:
+    /// `cvs` holds zero or more whole [`CV_LEN`](Self::CV_LEN)-byte values.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`], with nothing absorbed, when `cvs.len()`
+    /// is not a multiple of `CV_LEN`.
+    pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
+        if cvs.len() % Self::CV_LEN != 0 {
+            return Err(Error::InvalidParameter(
+                "ParallelHash: chaining values must be whole 32-byte (128) or 64-byte (256) values",
+            ));
+        }
+        self.push_cvs(cvs);
+        Ok(())
+    }
+
+    /// [`absorb_chaining_values`](Self::absorb_chaining_values) for callers
+    /// that guarantee whole values.
+    fn push_cvs(&mut self, cvs: &[u8]) {
+        debug_assert!(cvs.len() % Self::CV_LEN == 0);
+        self.outer.sponge.absorb(cvs);
+        self.blocks += (cvs.len() / Self::CV_LEN) as u64;
+    }
+
+    /// Number of chaining values (blocks, n) absorbed so far.
+    pub fn block_count(&self) -> u64 {
+        self.blocks
+    }
+
+    pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
+        let sponge = &mut self.outer.sponge;
+        sponge.absorb(right_encode(self.blocks as u128).as_ref());
+        sponge.absorb(right_encode(l_bits).as_ref());
+        self.outer.finalize_xof()
+    }
+    common_finalizers!();
+}
+
+/// ParallelHash with block size B bytes: blocks are hashed independently
+/// (on the SIMD/multi-core engine) and their chaining values absorbed in
+/// order into the outer cSHAKE ([`ParallelHashOuter`]). `finalize_xof`
+/// gives ParallelHashXOF.
+#[derive(Clone)]
+pub struct ParallelHash<const R: usize> {
+    outer: ParallelHashOuter<R>,
+    blocks: ChunkHasher,
+}
+
+impl<const R: usize> ParallelHash<R> {
+    pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
+        let outer = ParallelHashOuter::new(block_size, customization)?;
         Ok(ParallelHash {
             outer,
-            blocks: ChunkHasher::new(leaf, block_size, Self::CV_LEN),
+            blocks: ChunkHasher::new(
+                ParallelHashOuter::<R>::BLOCK_SPEC,
+                block_size,
+                ParallelHashOuter::<R>::CV_LEN,
+            ),
         })
     }
     pub fn update(&mut self, data: &[u8]) {
-        let outer = &mut self.outer.sponge;
-        self.blocks.update(data, &mut |cvs| outer.absorb(cvs));
+        let outer = &mut self.outer;
+        self.blocks.update(data, &mut |cvs| outer.push_cvs(cvs));
     }
     pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
-        let outer = &mut self.outer.sponge;
-        self.blocks.finish(&mut |cvs| outer.absorb(cvs));
-        outer.absorb(right_encode(self.blocks.count() as u128).as_ref());
-        outer.absorb(right_encode(l_bits).as_ref());
-        self.outer.finalize_xof()
+        let outer = &mut self.outer;
+        self.blocks.finish(&mut |cvs| outer.push_cvs(cvs));
+        self.outer.finish(l_bits)
     }
     common_finalizers!();
 }
