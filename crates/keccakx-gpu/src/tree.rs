@@ -8,10 +8,15 @@
 //! and `accel` (chaining values of the first k full leaves, computed by the
 //! GPU and delivered in order). Leaves the accelerator does not take (a short
 //! last leaf, leaves that mix data and customization bytes of a device
-//! buffer) and the final node run on the CPU with the keccakx crate. The
-//! unit tests drive the same assembly with a CPU accelerator and compare
-//! with keccakx's own KT and ParallelHash, so the tree logic is tested on
-//! machines without a GPU.
+//! buffer) and the final node run on the CPU with the keccakx crate: the
+//! final node is keccakx's own building block (`rfc9861::KtFinalNode`,
+//! `sp800_185::ParallelHashOuter`, which keccakx's KT and ParallelHash use
+//! too), so the tree framing (encodings, domain bytes, the single-node case)
+//! is written once, in the core; the assembly only decides which leaf comes
+//! from where and checks what the accelerator delivers. The unit tests drive
+//! the same assembly with a CPU accelerator and compare with keccakx's own
+//! KT and ParallelHash, so the tree logic is tested on machines without a
+//! GPU.
 //!
 //! Final node on the CPU: it absorbs one chaining value per leaf (32 or 64
 //! bytes per 8 KiB for KT, 0.4 % or 0.8 % of the input), sequentially; a
@@ -19,8 +24,8 @@
 
 use cudarc::driver::{result, CudaSlice, DevicePtr};
 use keccakx::engine::LaneSpec;
-use keccakx::rfc9861::{length_encode, TurboShake};
-use keccakx::sp800_185::{left_encode, right_encode, CShake};
+use keccakx::rfc9861::{length_encode, KtFinalNode};
+use keccakx::sp800_185::ParallelHashOuter;
 
 use std::sync::Mutex;
 
@@ -33,8 +38,7 @@ use crate::kernels::BatchJob;
 use crate::mem::DevBuf;
 
 /// KangarooTwelve chunk size (RFC 9861).
-pub const KT_CHUNK: usize = 8192;
-const KT_ROUNDS: usize = 12;
+pub const KT_CHUNK: usize = KtFinalNode::<168>::CHUNK_LEN;
 
 /// Which KangarooTwelve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,16 +58,16 @@ impl KtVariant {
     }
     pub fn cv_len(self) -> usize {
         match self {
-            KtVariant::Kt128 => 32,
-            KtVariant::Kt256 => 64,
+            KtVariant::Kt128 => KtFinalNode::<168>::CV_LEN,
+            KtVariant::Kt256 => KtFinalNode::<136>::CV_LEN,
         }
     }
-    /// The leaf sponge: TurboSHAKE with domain byte 0x0B.
+    /// The leaf sponge: TurboSHAKE with domain byte 0x0B
+    /// ([`KtFinalNode::LEAF_SPEC`]).
     pub fn leaf_spec(self) -> LaneSpec {
-        LaneSpec {
-            rate_bytes: self.rate(),
-            rounds: KT_ROUNDS,
-            delimited_suffix: 0x0B,
+        match self {
+            KtVariant::Kt128 => KtFinalNode::<168>::LEAF_SPEC,
+            KtVariant::Kt256 => KtFinalNode::<136>::LEAF_SPEC,
         }
     }
 }
@@ -86,15 +90,15 @@ impl PhVariant {
     }
     pub fn cv_len(self) -> usize {
         match self {
-            PhVariant::Ph128 => 32,
-            PhVariant::Ph256 => 64,
+            PhVariant::Ph128 => ParallelHashOuter::<168>::CV_LEN,
+            PhVariant::Ph256 => ParallelHashOuter::<136>::CV_LEN,
         }
     }
+    /// The block sponge: SHAKE ([`ParallelHashOuter::BLOCK_SPEC`]).
     pub fn leaf_spec(self) -> LaneSpec {
-        LaneSpec {
-            rate_bytes: self.rate(),
-            rounds: 24,
-            delimited_suffix: 0x1F,
+        match self {
+            PhVariant::Ph128 => ParallelHashOuter::<168>::BLOCK_SPEC,
+            PhVariant::Ph256 => ParallelHashOuter::<136>::BLOCK_SPEC,
         }
     }
 }
@@ -148,7 +152,9 @@ impl<'a> Concat<'a> {
 
 /// KT over S = M || C || length_encode(|C|) of `total` bytes: the first
 /// `accel_leaves` leaves (S[8192 j .. 8192 (j + 1)], j = 1..=accel_leaves,
-/// all full) come from `accel`, the rest from the CPU through `read`.
+/// all full) come from `accel`, the rest from the CPU through `read`. The
+/// final node (its framing and the single-node case) is keccakx's
+/// [`KtFinalNode`].
 pub(crate) fn kt_assemble<const R: usize>(
     total: u64,
     read: &mut ReadFn<'_>,
@@ -157,61 +163,39 @@ pub(crate) fn kt_assemble<const R: usize>(
     out: &mut [u8],
 ) -> Result<(), GpuError> {
     let chunk = KT_CHUNK as u64;
-    let cv_len = if R == 168 { 32 } else { 64 };
-    if total <= chunk {
-        let mut s = vec![0u8; total as usize];
-        read(0, &mut s)?;
-        let mut single =
-            TurboShake::<R>::new(0x07).map_err(|_| GpuError::Unsupported("TurboSHAKE domain"))?;
-        single.update(&s);
-        single.finalize_into(out);
-        return Ok(());
-    }
-    let n_leaves = (total - chunk).div_ceil(chunk);
-    if accel_leaves > n_leaves || (accel_leaves == n_leaves && (total - chunk) % chunk != 0) {
+    let after_first = total.saturating_sub(chunk);
+    if accel_leaves > after_first / chunk {
         return Err(GpuError::Unsupported(
             "KT: accelerated leaves must be full leaves",
         ));
     }
-    let mut fin =
-        TurboShake::<R>::new(0x06).map_err(|_| GpuError::Unsupported("TurboSHAKE domain"))?;
+    let mut node = KtFinalNode::<R>::new();
     let mut buf = vec![0u8; KT_CHUNK];
-    read(0, &mut buf)?;
-    fin.update(&buf);
-    fin.update(&[0x03, 0, 0, 0, 0, 0, 0, 0]);
-    let mut got = 0u64;
+    let first = &mut buf[..total.min(chunk) as usize];
+    read(0, first)?;
+    node.absorb_first_chunk(first);
+    let absorb = |node: &mut KtFinalNode<R>, cvs: &[u8]| {
+        node.absorb_chaining_values(cvs)
+            .map_err(|_| GpuError::Unsupported("KT: partial chaining value"))
+    };
     if accel_leaves > 0 {
-        let mut sink = |cvs: &[u8]| -> Result<(), GpuError> {
-            if cvs.len() % cv_len != 0 {
-                return Err(GpuError::Unsupported("KT: partial chaining value"));
-            }
-            got += (cvs.len() / cv_len) as u64;
-            fin.update(cvs);
-            Ok(())
-        };
-        accel(&mut sink)?;
+        accel(&mut |cvs: &[u8]| absorb(&mut node, cvs))?;
     }
+    let got = node.leaf_count();
     if got != accel_leaves {
         return Err(GpuError::Cuda(format!(
             "KT: {got} chaining values from the GPU, {accel_leaves} expected"
         )));
     }
-    let spec = LaneSpec {
-        rate_bytes: R,
-        rounds: KT_ROUNDS,
-        delimited_suffix: 0x0B,
-    };
-    let mut cv = vec![0u8; cv_len];
-    for j in accel_leaves + 1..=n_leaves {
+    let mut cv = vec![0u8; KtFinalNode::<R>::CV_LEN];
+    for j in accel_leaves + 1..=after_first.div_ceil(chunk) {
         let start = j * chunk;
         let len = (total - start).min(chunk) as usize;
         read(start, &mut buf[..len])?;
-        spec.hash_one(&buf[..len], &mut cv);
-        fin.update(&cv);
+        KtFinalNode::<R>::LEAF_SPEC.hash_one(&buf[..len], &mut cv);
+        absorb(&mut node, &cv)?;
     }
-    fin.update(&length_encode(n_leaves));
-    fin.update(&[0xFF, 0xFF]);
-    fin.finalize_into(out);
+    node.finalize_into(out);
     Ok(())
 }
 
@@ -223,7 +207,7 @@ impl PhVariant {
         block: usize,
         len: u64,
         customization: &[u8],
-        l_bits: u128,
+        xof: bool,
         read: &mut ReadFn<'_>,
         accel_blocks: u64,
         accel: &mut AccelFn<'_>,
@@ -237,7 +221,7 @@ impl PhVariant {
             block,
             len,
             customization,
-            l_bits,
+            xof,
             read,
             accel_blocks,
             accel,
@@ -247,70 +231,56 @@ impl PhVariant {
 }
 
 /// ParallelHash over X of `len` bytes with block size `block`: blocks
-/// 0..accel_blocks (all full) from `accel`, the rest on the CPU.
-/// `l_bits` = 8 × output length, or 0 for the XOF.
+/// 0..accel_blocks (all full) from `accel`, the rest on the CPU. `xof`
+/// selects ParallelHashXOF (L = 0); otherwise L = 8 × `out.len()`. The
+/// outer cSHAKE (its framing) is keccakx's [`ParallelHashOuter`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ph_assemble<const R: usize>(
     block: usize,
     len: u64,
     customization: &[u8],
-    l_bits: u128,
+    xof: bool,
     read: &mut ReadFn<'_>,
     accel_blocks: u64,
     accel: &mut AccelFn<'_>,
     out: &mut [u8],
 ) -> Result<(), GpuError> {
-    if block == 0 {
-        return Err(GpuError::Unsupported(
-            "ParallelHash block size must be at least 1 byte",
-        ));
-    }
-    let cv_len = if R == 168 { 32 } else { 64 };
+    let mut outer = ParallelHashOuter::<R>::new(block, customization)
+        .map_err(|_| GpuError::Unsupported("ParallelHash block size must be at least 1 byte"))?;
     let b = block as u64;
-    let n = len.div_ceil(b);
     if accel_blocks > len / b {
         return Err(GpuError::Unsupported(
             "ParallelHash: accelerated blocks must be full blocks",
         ));
     }
-    let mut outer = CShake::<R>::new(b"ParallelHash", customization);
-    outer.update(left_encode(block as u128).as_ref());
-    let mut got = 0u64;
+    let absorb = |outer: &mut ParallelHashOuter<R>, cvs: &[u8]| {
+        outer
+            .absorb_chaining_values(cvs)
+            .map_err(|_| GpuError::Unsupported("ParallelHash: partial chaining value"))
+    };
     if accel_blocks > 0 {
-        let mut sink = |cvs: &[u8]| -> Result<(), GpuError> {
-            if cvs.len() % cv_len != 0 {
-                return Err(GpuError::Unsupported(
-                    "ParallelHash: partial chaining value",
-                ));
-            }
-            got += (cvs.len() / cv_len) as u64;
-            outer.update(cvs);
-            Ok(())
-        };
-        accel(&mut sink)?;
+        accel(&mut |cvs: &[u8]| absorb(&mut outer, cvs))?;
     }
+    let got = outer.block_count();
     if got != accel_blocks {
         return Err(GpuError::Cuda(format!(
             "ParallelHash: {got} values from the GPU, {accel_blocks} expected"
         )));
     }
-    let spec = LaneSpec {
-        rate_bytes: R,
-        rounds: 24,
-        delimited_suffix: 0x1F,
-    };
     let mut buf = vec![0u8; block.min(len as usize)];
-    let mut z = vec![0u8; cv_len];
-    for i in accel_blocks..n {
+    let mut z = vec![0u8; ParallelHashOuter::<R>::CV_LEN];
+    for i in accel_blocks..len.div_ceil(b) {
         let start = i * b;
         let l = (len - start).min(b) as usize;
         read(start, &mut buf[..l])?;
-        spec.hash_one(&buf[..l], &mut z);
-        outer.update(&z);
+        ParallelHashOuter::<R>::BLOCK_SPEC.hash_one(&buf[..l], &mut z);
+        absorb(&mut outer, &z)?;
     }
-    outer.update(right_encode(n as u128).as_ref());
-    outer.update(right_encode(l_bits).as_ref());
-    outer.finalize_xof().read(out);
+    if xof {
+        outer.finalize_xof().read(out);
+    } else {
+        outer.finalize_into(out);
+    }
     Ok(())
 }
 
@@ -571,7 +541,6 @@ impl GpuHasher {
         let x = Concat::new(vec![data]);
         let full = (data.len() / block) as u64;
         let spec = v.leaf_spec();
-        let l_bits = if xof { 0 } else { out.len() as u128 * 8 };
         let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
             x.read(pos, buf);
             Ok(())
@@ -583,7 +552,7 @@ impl GpuHasher {
             block,
             len,
             customization,
-            l_bits,
+            xof,
             &mut read,
             full,
             &mut accel,
@@ -611,7 +580,6 @@ impl GpuHasher {
         let len = data.len() as u64;
         let full = len / block as u64;
         let spec = v.leaf_spec();
-        let l_bits = if xof { 0 } else { out.len() as u128 * 8 };
         let mut read = |pos: u64, buf: &mut [u8]| self.read_device(data, pos, buf);
         let mut accel = |sink: &mut SinkFn<'_>| {
             self.leaves_device(&spec, data, 0, block, full, v.cv_len(), sink)
@@ -620,7 +588,7 @@ impl GpuHasher {
             block,
             len,
             customization,
-            l_bits,
+            xof,
             &mut read,
             full,
             &mut accel,
@@ -818,7 +786,6 @@ mod tests {
     fn ph_cpu(v: PhVariant, x: &[u8], block: usize, c: &[u8], xof: bool, out: &mut [u8]) {
         let full = (x.len() / block) as u64;
         let spec = v.leaf_spec();
-        let l_bits = if xof { 0 } else { out.len() as u128 * 8 };
         let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
             buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
             Ok(())
@@ -834,7 +801,7 @@ mod tests {
             block,
             x.len() as u64,
             c,
-            l_bits,
+            xof,
             &mut read,
             full,
             &mut accel,
@@ -902,5 +869,60 @@ mod tests {
         let mut out = [0u8; 32];
         let r = kt_assemble::<168>(s.len(), &mut read, 3, &mut accel, &mut out);
         assert!(matches!(r, Err(GpuError::Cuda(_))));
+
+        // ParallelHash: one value short.
+        let x = pattern(10 * 7);
+        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
+            buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
+            Ok(())
+        };
+        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 2 * 64]);
+        let mut out = [0u8; 64];
+        let r = PhVariant::Ph256.assemble(
+            7,
+            x.len() as u64,
+            b"",
+            false,
+            &mut read,
+            3,
+            &mut accel,
+            &mut out,
+        );
+        assert!(matches!(r, Err(GpuError::Cuda(_))));
+    }
+
+    #[test]
+    fn assembly_rejects_partial_chaining_values_and_partial_leaves() {
+        let m = pattern(4 * KT_CHUNK);
+        let s = Concat::new(vec![&m[..], &[0u8][..]]);
+        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
+            s.read(pos, buf);
+            Ok(())
+        };
+        let mut out = [0u8; 32];
+        // Half a chaining value from the accelerator.
+        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 48]);
+        let r = kt_assemble::<168>(s.len(), &mut read, 2, &mut accel, &mut out);
+        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
+        // S has 3 full leaves and a 1-byte one: the accelerator may not take 4.
+        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 4 * 32]);
+        let r = kt_assemble::<168>(s.len(), &mut read, 4, &mut accel, &mut out);
+        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
+        // A single-node input has no leaves to accelerate.
+        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 32]);
+        let r = kt_assemble::<168>(100, &mut read, 1, &mut accel, &mut out);
+        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
+
+        let x = pattern(50);
+        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
+            buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
+            Ok(())
+        };
+        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 33]);
+        let r = PhVariant::Ph128.assemble(7, 50, b"", true, &mut read, 1, &mut accel, &mut out);
+        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
+        let mut accel = |_: &mut SinkFn<'_>| Ok(());
+        let r = PhVariant::Ph128.assemble(0, 50, b"", true, &mut read, 0, &mut accel, &mut out);
+        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
     }
 }
