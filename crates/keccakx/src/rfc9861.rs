@@ -170,7 +170,7 @@ impl<const R: usize> KtFinalNode<R> {
     /// is not a multiple of `CV_LEN` or when S_0 is not yet full (leaves
     /// exist only after a full first chunk).
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() % Self::CV_LEN != 0 {
+        if cvs.len() / Self::CV_LEN * Self::CV_LEN != cvs.len() {
             return Err(Error::InvalidParameter(
                 "KT final node: chaining values must be whole 32-byte (KT128) or 64-byte (KT256) values",
             ));
@@ -190,7 +190,8 @@ impl<const R: usize> KtFinalNode<R> {
     /// [`absorb_chaining_values`](Self::absorb_chaining_values) for callers
     /// that guarantee its conditions (whole values, S_0 full).
     fn push_cvs(&mut self, cvs: &[u8]) {
-        debug_assert!(cvs.len() % Self::CV_LEN == 0 && self.first_len == CHUNK);
+        debug_assert_eq!(cvs.len() % Self::CV_LEN, 0);
+        debug_assert!(cvs.is_empty() || self.first_len == CHUNK);
         if cvs.is_empty() {
             return;
         }

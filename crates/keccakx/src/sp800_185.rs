@@ -363,7 +363,7 @@ impl<const R: usize> ParallelHashOuter<R> {
     /// [`Error::InvalidParameter`], with nothing absorbed, when `cvs.len()`
     /// is not a multiple of `CV_LEN`.
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() % Self::CV_LEN != 0 {
+        if cvs.len() / Self::CV_LEN * Self::CV_LEN != cvs.len() {
             return Err(Error::InvalidParameter(
                 "ParallelHash: chaining values must be whole 32-byte (128) or 64-byte (256) values",
             ));
@@ -375,7 +375,7 @@ impl<const R: usize> ParallelHashOuter<R> {
     /// [`absorb_chaining_values`](Self::absorb_chaining_values) for callers
     /// that guarantee whole values.
     fn push_cvs(&mut self, cvs: &[u8]) {
-        debug_assert!(cvs.len() % Self::CV_LEN == 0);
+        debug_assert_eq!(cvs.len() % Self::CV_LEN, 0);
         self.outer.sponge.absorb(cvs);
         self.blocks += (cvs.len() / Self::CV_LEN) as u64;
     }
