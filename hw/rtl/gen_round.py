@@ -122,13 +122,12 @@ def fold4_dp():
          "    input  wire          clk,\n"
          "    input  wire          rb,       // bank read this round (written: ~rb)\n"
          "    input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15\n"
-         "    input  wire          rst,\n"
-         "    input  wire          step,     // k advances (k+1) at the end of this cycle\n"
-         "    input  wire          flip,     // the banks swap at the end of this cycle\n"
+         "    input  wire          rbn,      // rb of the next cycle\n"
+         "    input  wire [7:0]    kqn,      // {k-3, k-2, k-1, k} of the next cycle\n"
          "    input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle\n"
          "    input  wire [1343:0] blk,      // block to absorb\n"
-         "    input  wire          go,       // an absorb pass starts in the next cycle\n"
-         "    input  wire          gofirst,  // ... for a message's first block (write the block alone)\n"
+         "    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk\n"
+         "    input  wire          wzero,    // write the block alone (first block of a message)\n"
          "    input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices\n"
          "    output reg  [335:0]  y,        // round output, chunk k of lanes 0..20\n"
          "    output reg  [79:0]   par       // column parities of the written chunk\n"
@@ -144,31 +143,17 @@ def fold4_dp():
              "    wire [2:0] wa = {~rb, k};\n")
     for i in range(25):
         e = RHO[i] % 16
-        # each memory keeps its own read address {rb, k - q (- 1)} in a small
-        # counter of its own (short routes from address to RAM instead of one
-        # net to all 50 memories; a counter, not a copy, so synthesis does
-        # not merge the copies back into one)
-        o.append(f"    reg [2:0] ral{i};\n")
+        # each memory has its own copy of its read address (a register: short
+        # routes from address to RAM instead of one net to all 50 memories)
+        o.append(f"    (* keep *) reg [2:0] ral{i};\n")
         if e:
-            o.append(f"    reg [2:0] rah{i};\n")
+            o.append(f"    (* keep *) reg [2:0] rah{i};\n")
     o.append("    always @(posedge clk) begin\n")
     for i in range(25):
         q, e = RHO[i] // 16, RHO[i] % 16
-        for nm, off in [("ral", q), ("rah", q + 1)] if e else [("ral", q)]:
-            o.append(f"        if (rst) {nm}{i} <= 3'd{(4 - off % 4) % 4}; "
-                     f"else {nm}{i} <= {{{nm}{i}[2] ^ flip, {nm}{i}[1:0] + {{1'b0, step}}}};\n")
-    o.append("    end\n")
-    # per-lane copies of the absorb controls (each drives 16-80 LUTs, not
-    # 400): bs = one-hot cycle of an absorb pass, wz = first block. Each copy
-    # feeds back on itself so synthesis keeps them apart; a pass never starts
-    # in two consecutive cycles, so go & ~bs[0] == go.
-    o.append("    reg [3:0] " + ", ".join(f"bs{i}" for i in range(25)) + ";\n")
-    o.append("    reg " + ", ".join(f"wz{i}" for i in range(25)) + ";\n")
-    o.append("    always @(posedge clk) begin\n")
-    for i in range(25):
-        o.append(f"        if (rst) begin bs{i} <= 4'd0; wz{i} <= 1'b0; end\n"
-                 f"        else begin bs{i} <= {{bs{i}[2:0], go & ~bs{i}[0]}}; "
-                 f"wz{i} <= (go & gofirst) | (wz{i} & ~bs{i}[3]); end\n")
+        o.append(f"        ral{i} <= {{rbn, kqn[{2 * (q % 4) + 1}:{2 * (q % 4)}]}};\n")
+        if e:
+            o.append(f"        rah{i} <= {{rbn, kqn[{2 * ((q + 1) % 4) + 1}:{2 * ((q + 1) % 4)}]}};\n")
     o.append("    end\n")
     o.append("    wire [15:0] " + ", ".join(f"s{i}" for i in range(25)) + ";\n")
     for i in range(25):
@@ -198,18 +183,18 @@ def fold4_dp():
             e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
             o.append(f"        u{l} = {e};\n")
     for i in range(25):
-        e = f"(u{i} & {{16{{~wz{i}}}}})"
+        e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
             b = 64 * i
-            o.append(f"        b{i} = (blk[{b + 15}:{b}] & {{16{{bs{i}[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bs{i}[1]}}}})"
-                     f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bs{i}[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bs{i}[3]}}}});\n")
+            o.append(f"        b{i} = (blk[{b + 15}:{b}] & {{16{{bsel[0]}}}}) ^ (blk[{b + 31}:{b + 16}] & {{16{{bsel[1]}}}})"
+                     f" ^ (blk[{b + 47}:{b + 32}] & {{16{{bsel[2]}}}}) ^ (blk[{b + 63}:{b + 48}] & {{16{{bsel[3]}}}});\n")
             e += f" ^ b{i}"
         o.append(f"        w{i} = {e};\n")
     o.append("        y = {" + ", ".join(f"u{i}" for i in reversed(range(21))) + "};\n")
     # parities of the written chunk, as (parity of chi's output, masked) ^
     # (parity of the block chunk): the block part is off the memory-read path
     o.append("        par = {" + ", ".join(
-        "((" + " ^ ".join(f"u{x + 5 * yy}" for yy in range(5)) + f") & {{16{{~wz{x}}}}}) ^ "
+        "((" + " ^ ".join(f"u{x + 5 * yy}" for yy in range(5)) + ") & {16{~wzero}}) ^ "
         + " ^ ".join(f"b{x + 5 * yy}" for yy in range(5) if x + 5 * yy < 21)
         for x in reversed(range(5))) + "};\n")
     o.append("    end\n")

@@ -135,9 +135,10 @@ module keccak_core_fold4 (
 
     wire [335:0] y;
     wire [79:0]  par;
+    wire [7:0] kqn  = {k_n - 2'd3, k_n - 2'd2, k_n - 2'd1, k_n};
     keccak_fold4_dp u_dp (
-        .clk(clk), .rb(rb), .k(k), .rst(rst), .step(busy), .flip(busy & lastk & ~oo), .c(c), .blk(in_block),
-        .go(ab_n & (k_n == 2'd0)), .gofirst(fm_n), .rc16(rc16), .y(y), .par(par));
+        .clk(clk), .rb(rb), .k(k), .rbn(rb_n), .kqn(kqn), .c(c), .blk(in_block),
+        .bsel({4{ab}} & {k == 2'd3, k == 2'd2, k == 2'd1, k == 2'd0}), .wzero(fm), .rc16(rc16), .y(y), .par(par));
 
     // C turns by 16 a cycle (back in place after a round); at the end of a
     // round that is not an output-only pass it takes the new parities. CN

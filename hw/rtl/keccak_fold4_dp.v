@@ -8,13 +8,12 @@ module keccak_fold4_dp (
     input  wire          clk,
     input  wire          rb,       // bank read this round (written: ~rb)
     input  wire [1:0]    k,        // cycle of the round: slices 16k..16k+15
-    input  wire          rst,
-    input  wire          step,     // k advances (k+1) at the end of this cycle
-    input  wire          flip,     // the banks swap at the end of this cycle
+    input  wire          rbn,      // rb of the next cycle
+    input  wire [7:0]    kqn,      // {k-3, k-2, k-1, k} of the next cycle
     input  wire [319:0]  c,        // column parities of the round input, turning 16 a cycle
     input  wire [1343:0] blk,      // block to absorb
-    input  wire          go,       // an absorb pass starts in the next cycle
-    input  wire          gofirst,  // ... for a message's first block (write the block alone)
+    input  wire [3:0]    bsel,     // one-hot: XOR chunk i of blk into the written chunk
+    input  wire          wzero,    // write the block alone (first block of a message)
     input  wire [15:0]   rc16,     // 16 bits of the round constant for these slices
     output reg  [335:0]  y,        // round output, chunk k of lanes 0..20
     output reg  [79:0]   par       // column parities of the written chunk
@@ -71,159 +70,105 @@ module keccak_fold4_dp (
     // every cycle writes chunk k of the round output into bank ~rb (while the
     // core is parked, a don't-care chunk of the bank it does not read)
     wire [2:0] wa = {~rb, k};
-    reg [2:0] ral0;
-    reg [2:0] ral1;
-    reg [2:0] rah1;
-    reg [2:0] ral2;
-    reg [2:0] rah2;
-    reg [2:0] ral3;
-    reg [2:0] rah3;
-    reg [2:0] ral4;
-    reg [2:0] rah4;
-    reg [2:0] ral5;
-    reg [2:0] rah5;
-    reg [2:0] ral6;
-    reg [2:0] rah6;
-    reg [2:0] ral7;
-    reg [2:0] rah7;
-    reg [2:0] ral8;
-    reg [2:0] rah8;
-    reg [2:0] ral9;
-    reg [2:0] rah9;
-    reg [2:0] ral10;
-    reg [2:0] rah10;
-    reg [2:0] ral11;
-    reg [2:0] rah11;
-    reg [2:0] ral12;
-    reg [2:0] rah12;
-    reg [2:0] ral13;
-    reg [2:0] rah13;
-    reg [2:0] ral14;
-    reg [2:0] rah14;
-    reg [2:0] ral15;
-    reg [2:0] rah15;
-    reg [2:0] ral16;
-    reg [2:0] rah16;
-    reg [2:0] ral17;
-    reg [2:0] rah17;
-    reg [2:0] ral18;
-    reg [2:0] rah18;
-    reg [2:0] ral19;
-    reg [2:0] rah19;
-    reg [2:0] ral20;
-    reg [2:0] rah20;
-    reg [2:0] ral21;
-    reg [2:0] rah21;
-    reg [2:0] ral22;
-    reg [2:0] rah22;
-    reg [2:0] ral23;
-    reg [2:0] rah23;
-    reg [2:0] ral24;
-    reg [2:0] rah24;
+    (* keep *) reg [2:0] ral0;
+    (* keep *) reg [2:0] ral1;
+    (* keep *) reg [2:0] rah1;
+    (* keep *) reg [2:0] ral2;
+    (* keep *) reg [2:0] rah2;
+    (* keep *) reg [2:0] ral3;
+    (* keep *) reg [2:0] rah3;
+    (* keep *) reg [2:0] ral4;
+    (* keep *) reg [2:0] rah4;
+    (* keep *) reg [2:0] ral5;
+    (* keep *) reg [2:0] rah5;
+    (* keep *) reg [2:0] ral6;
+    (* keep *) reg [2:0] rah6;
+    (* keep *) reg [2:0] ral7;
+    (* keep *) reg [2:0] rah7;
+    (* keep *) reg [2:0] ral8;
+    (* keep *) reg [2:0] rah8;
+    (* keep *) reg [2:0] ral9;
+    (* keep *) reg [2:0] rah9;
+    (* keep *) reg [2:0] ral10;
+    (* keep *) reg [2:0] rah10;
+    (* keep *) reg [2:0] ral11;
+    (* keep *) reg [2:0] rah11;
+    (* keep *) reg [2:0] ral12;
+    (* keep *) reg [2:0] rah12;
+    (* keep *) reg [2:0] ral13;
+    (* keep *) reg [2:0] rah13;
+    (* keep *) reg [2:0] ral14;
+    (* keep *) reg [2:0] rah14;
+    (* keep *) reg [2:0] ral15;
+    (* keep *) reg [2:0] rah15;
+    (* keep *) reg [2:0] ral16;
+    (* keep *) reg [2:0] rah16;
+    (* keep *) reg [2:0] ral17;
+    (* keep *) reg [2:0] rah17;
+    (* keep *) reg [2:0] ral18;
+    (* keep *) reg [2:0] rah18;
+    (* keep *) reg [2:0] ral19;
+    (* keep *) reg [2:0] rah19;
+    (* keep *) reg [2:0] ral20;
+    (* keep *) reg [2:0] rah20;
+    (* keep *) reg [2:0] ral21;
+    (* keep *) reg [2:0] rah21;
+    (* keep *) reg [2:0] ral22;
+    (* keep *) reg [2:0] rah22;
+    (* keep *) reg [2:0] ral23;
+    (* keep *) reg [2:0] rah23;
+    (* keep *) reg [2:0] ral24;
+    (* keep *) reg [2:0] rah24;
     always @(posedge clk) begin
-        if (rst) ral0 <= 3'd0; else ral0 <= {ral0[2] ^ flip, ral0[1:0] + {1'b0, step}};
-        if (rst) ral1 <= 3'd0; else ral1 <= {ral1[2] ^ flip, ral1[1:0] + {1'b0, step}};
-        if (rst) rah1 <= 3'd3; else rah1 <= {rah1[2] ^ flip, rah1[1:0] + {1'b0, step}};
-        if (rst) ral2 <= 3'd1; else ral2 <= {ral2[2] ^ flip, ral2[1:0] + {1'b0, step}};
-        if (rst) rah2 <= 3'd0; else rah2 <= {rah2[2] ^ flip, rah2[1:0] + {1'b0, step}};
-        if (rst) ral3 <= 3'd3; else ral3 <= {ral3[2] ^ flip, ral3[1:0] + {1'b0, step}};
-        if (rst) rah3 <= 3'd2; else rah3 <= {rah3[2] ^ flip, rah3[1:0] + {1'b0, step}};
-        if (rst) ral4 <= 3'd3; else ral4 <= {ral4[2] ^ flip, ral4[1:0] + {1'b0, step}};
-        if (rst) rah4 <= 3'd2; else rah4 <= {rah4[2] ^ flip, rah4[1:0] + {1'b0, step}};
-        if (rst) ral5 <= 3'd2; else ral5 <= {ral5[2] ^ flip, ral5[1:0] + {1'b0, step}};
-        if (rst) rah5 <= 3'd1; else rah5 <= {rah5[2] ^ flip, rah5[1:0] + {1'b0, step}};
-        if (rst) ral6 <= 3'd2; else ral6 <= {ral6[2] ^ flip, ral6[1:0] + {1'b0, step}};
-        if (rst) rah6 <= 3'd1; else rah6 <= {rah6[2] ^ flip, rah6[1:0] + {1'b0, step}};
-        if (rst) ral7 <= 3'd0; else ral7 <= {ral7[2] ^ flip, ral7[1:0] + {1'b0, step}};
-        if (rst) rah7 <= 3'd3; else rah7 <= {rah7[2] ^ flip, rah7[1:0] + {1'b0, step}};
-        if (rst) ral8 <= 3'd1; else ral8 <= {ral8[2] ^ flip, ral8[1:0] + {1'b0, step}};
-        if (rst) rah8 <= 3'd0; else rah8 <= {rah8[2] ^ flip, rah8[1:0] + {1'b0, step}};
-        if (rst) ral9 <= 3'd3; else ral9 <= {ral9[2] ^ flip, ral9[1:0] + {1'b0, step}};
-        if (rst) rah9 <= 3'd2; else rah9 <= {rah9[2] ^ flip, rah9[1:0] + {1'b0, step}};
-        if (rst) ral10 <= 3'd0; else ral10 <= {ral10[2] ^ flip, ral10[1:0] + {1'b0, step}};
-        if (rst) rah10 <= 3'd3; else rah10 <= {rah10[2] ^ flip, rah10[1:0] + {1'b0, step}};
-        if (rst) ral11 <= 3'd0; else ral11 <= {ral11[2] ^ flip, ral11[1:0] + {1'b0, step}};
-        if (rst) rah11 <= 3'd3; else rah11 <= {rah11[2] ^ flip, rah11[1:0] + {1'b0, step}};
-        if (rst) ral12 <= 3'd2; else ral12 <= {ral12[2] ^ flip, ral12[1:0] + {1'b0, step}};
-        if (rst) rah12 <= 3'd1; else rah12 <= {rah12[2] ^ flip, rah12[1:0] + {1'b0, step}};
-        if (rst) ral13 <= 3'd3; else ral13 <= {ral13[2] ^ flip, ral13[1:0] + {1'b0, step}};
-        if (rst) rah13 <= 3'd2; else rah13 <= {rah13[2] ^ flip, rah13[1:0] + {1'b0, step}};
-        if (rst) ral14 <= 3'd2; else ral14 <= {ral14[2] ^ flip, ral14[1:0] + {1'b0, step}};
-        if (rst) rah14 <= 3'd1; else rah14 <= {rah14[2] ^ flip, rah14[1:0] + {1'b0, step}};
-        if (rst) ral15 <= 3'd2; else ral15 <= {ral15[2] ^ flip, ral15[1:0] + {1'b0, step}};
-        if (rst) rah15 <= 3'd1; else rah15 <= {rah15[2] ^ flip, rah15[1:0] + {1'b0, step}};
-        if (rst) ral16 <= 3'd2; else ral16 <= {ral16[2] ^ flip, ral16[1:0] + {1'b0, step}};
-        if (rst) rah16 <= 3'd1; else rah16 <= {rah16[2] ^ flip, rah16[1:0] + {1'b0, step}};
-        if (rst) ral17 <= 3'd0; else ral17 <= {ral17[2] ^ flip, ral17[1:0] + {1'b0, step}};
-        if (rst) rah17 <= 3'd3; else rah17 <= {rah17[2] ^ flip, rah17[1:0] + {1'b0, step}};
-        if (rst) ral18 <= 3'd3; else ral18 <= {ral18[2] ^ flip, ral18[1:0] + {1'b0, step}};
-        if (rst) rah18 <= 3'd2; else rah18 <= {rah18[2] ^ flip, rah18[1:0] + {1'b0, step}};
-        if (rst) ral19 <= 3'd0; else ral19 <= {ral19[2] ^ flip, ral19[1:0] + {1'b0, step}};
-        if (rst) rah19 <= 3'd3; else rah19 <= {rah19[2] ^ flip, rah19[1:0] + {1'b0, step}};
-        if (rst) ral20 <= 3'd3; else ral20 <= {ral20[2] ^ flip, ral20[1:0] + {1'b0, step}};
-        if (rst) rah20 <= 3'd2; else rah20 <= {rah20[2] ^ flip, rah20[1:0] + {1'b0, step}};
-        if (rst) ral21 <= 3'd0; else ral21 <= {ral21[2] ^ flip, ral21[1:0] + {1'b0, step}};
-        if (rst) rah21 <= 3'd3; else rah21 <= {rah21[2] ^ flip, rah21[1:0] + {1'b0, step}};
-        if (rst) ral22 <= 3'd1; else ral22 <= {ral22[2] ^ flip, ral22[1:0] + {1'b0, step}};
-        if (rst) rah22 <= 3'd0; else rah22 <= {rah22[2] ^ flip, rah22[1:0] + {1'b0, step}};
-        if (rst) ral23 <= 3'd1; else ral23 <= {ral23[2] ^ flip, ral23[1:0] + {1'b0, step}};
-        if (rst) rah23 <= 3'd0; else rah23 <= {rah23[2] ^ flip, rah23[1:0] + {1'b0, step}};
-        if (rst) ral24 <= 3'd0; else ral24 <= {ral24[2] ^ flip, ral24[1:0] + {1'b0, step}};
-        if (rst) rah24 <= 3'd3; else rah24 <= {rah24[2] ^ flip, rah24[1:0] + {1'b0, step}};
-    end
-    reg [3:0] bs0, bs1, bs2, bs3, bs4, bs5, bs6, bs7, bs8, bs9, bs10, bs11, bs12, bs13, bs14, bs15, bs16, bs17, bs18, bs19, bs20, bs21, bs22, bs23, bs24;
-    reg wz0, wz1, wz2, wz3, wz4, wz5, wz6, wz7, wz8, wz9, wz10, wz11, wz12, wz13, wz14, wz15, wz16, wz17, wz18, wz19, wz20, wz21, wz22, wz23, wz24;
-    always @(posedge clk) begin
-        if (rst) begin bs0 <= 4'd0; wz0 <= 1'b0; end
-        else begin bs0 <= {bs0[2:0], go & ~bs0[0]}; wz0 <= (go & gofirst) | (wz0 & ~bs0[3]); end
-        if (rst) begin bs1 <= 4'd0; wz1 <= 1'b0; end
-        else begin bs1 <= {bs1[2:0], go & ~bs1[0]}; wz1 <= (go & gofirst) | (wz1 & ~bs1[3]); end
-        if (rst) begin bs2 <= 4'd0; wz2 <= 1'b0; end
-        else begin bs2 <= {bs2[2:0], go & ~bs2[0]}; wz2 <= (go & gofirst) | (wz2 & ~bs2[3]); end
-        if (rst) begin bs3 <= 4'd0; wz3 <= 1'b0; end
-        else begin bs3 <= {bs3[2:0], go & ~bs3[0]}; wz3 <= (go & gofirst) | (wz3 & ~bs3[3]); end
-        if (rst) begin bs4 <= 4'd0; wz4 <= 1'b0; end
-        else begin bs4 <= {bs4[2:0], go & ~bs4[0]}; wz4 <= (go & gofirst) | (wz4 & ~bs4[3]); end
-        if (rst) begin bs5 <= 4'd0; wz5 <= 1'b0; end
-        else begin bs5 <= {bs5[2:0], go & ~bs5[0]}; wz5 <= (go & gofirst) | (wz5 & ~bs5[3]); end
-        if (rst) begin bs6 <= 4'd0; wz6 <= 1'b0; end
-        else begin bs6 <= {bs6[2:0], go & ~bs6[0]}; wz6 <= (go & gofirst) | (wz6 & ~bs6[3]); end
-        if (rst) begin bs7 <= 4'd0; wz7 <= 1'b0; end
-        else begin bs7 <= {bs7[2:0], go & ~bs7[0]}; wz7 <= (go & gofirst) | (wz7 & ~bs7[3]); end
-        if (rst) begin bs8 <= 4'd0; wz8 <= 1'b0; end
-        else begin bs8 <= {bs8[2:0], go & ~bs8[0]}; wz8 <= (go & gofirst) | (wz8 & ~bs8[3]); end
-        if (rst) begin bs9 <= 4'd0; wz9 <= 1'b0; end
-        else begin bs9 <= {bs9[2:0], go & ~bs9[0]}; wz9 <= (go & gofirst) | (wz9 & ~bs9[3]); end
-        if (rst) begin bs10 <= 4'd0; wz10 <= 1'b0; end
-        else begin bs10 <= {bs10[2:0], go & ~bs10[0]}; wz10 <= (go & gofirst) | (wz10 & ~bs10[3]); end
-        if (rst) begin bs11 <= 4'd0; wz11 <= 1'b0; end
-        else begin bs11 <= {bs11[2:0], go & ~bs11[0]}; wz11 <= (go & gofirst) | (wz11 & ~bs11[3]); end
-        if (rst) begin bs12 <= 4'd0; wz12 <= 1'b0; end
-        else begin bs12 <= {bs12[2:0], go & ~bs12[0]}; wz12 <= (go & gofirst) | (wz12 & ~bs12[3]); end
-        if (rst) begin bs13 <= 4'd0; wz13 <= 1'b0; end
-        else begin bs13 <= {bs13[2:0], go & ~bs13[0]}; wz13 <= (go & gofirst) | (wz13 & ~bs13[3]); end
-        if (rst) begin bs14 <= 4'd0; wz14 <= 1'b0; end
-        else begin bs14 <= {bs14[2:0], go & ~bs14[0]}; wz14 <= (go & gofirst) | (wz14 & ~bs14[3]); end
-        if (rst) begin bs15 <= 4'd0; wz15 <= 1'b0; end
-        else begin bs15 <= {bs15[2:0], go & ~bs15[0]}; wz15 <= (go & gofirst) | (wz15 & ~bs15[3]); end
-        if (rst) begin bs16 <= 4'd0; wz16 <= 1'b0; end
-        else begin bs16 <= {bs16[2:0], go & ~bs16[0]}; wz16 <= (go & gofirst) | (wz16 & ~bs16[3]); end
-        if (rst) begin bs17 <= 4'd0; wz17 <= 1'b0; end
-        else begin bs17 <= {bs17[2:0], go & ~bs17[0]}; wz17 <= (go & gofirst) | (wz17 & ~bs17[3]); end
-        if (rst) begin bs18 <= 4'd0; wz18 <= 1'b0; end
-        else begin bs18 <= {bs18[2:0], go & ~bs18[0]}; wz18 <= (go & gofirst) | (wz18 & ~bs18[3]); end
-        if (rst) begin bs19 <= 4'd0; wz19 <= 1'b0; end
-        else begin bs19 <= {bs19[2:0], go & ~bs19[0]}; wz19 <= (go & gofirst) | (wz19 & ~bs19[3]); end
-        if (rst) begin bs20 <= 4'd0; wz20 <= 1'b0; end
-        else begin bs20 <= {bs20[2:0], go & ~bs20[0]}; wz20 <= (go & gofirst) | (wz20 & ~bs20[3]); end
-        if (rst) begin bs21 <= 4'd0; wz21 <= 1'b0; end
-        else begin bs21 <= {bs21[2:0], go & ~bs21[0]}; wz21 <= (go & gofirst) | (wz21 & ~bs21[3]); end
-        if (rst) begin bs22 <= 4'd0; wz22 <= 1'b0; end
-        else begin bs22 <= {bs22[2:0], go & ~bs22[0]}; wz22 <= (go & gofirst) | (wz22 & ~bs22[3]); end
-        if (rst) begin bs23 <= 4'd0; wz23 <= 1'b0; end
-        else begin bs23 <= {bs23[2:0], go & ~bs23[0]}; wz23 <= (go & gofirst) | (wz23 & ~bs23[3]); end
-        if (rst) begin bs24 <= 4'd0; wz24 <= 1'b0; end
-        else begin bs24 <= {bs24[2:0], go & ~bs24[0]}; wz24 <= (go & gofirst) | (wz24 & ~bs24[3]); end
+        ral0 <= {rbn, kqn[1:0]};
+        ral1 <= {rbn, kqn[1:0]};
+        rah1 <= {rbn, kqn[3:2]};
+        ral2 <= {rbn, kqn[7:6]};
+        rah2 <= {rbn, kqn[1:0]};
+        ral3 <= {rbn, kqn[3:2]};
+        rah3 <= {rbn, kqn[5:4]};
+        ral4 <= {rbn, kqn[3:2]};
+        rah4 <= {rbn, kqn[5:4]};
+        ral5 <= {rbn, kqn[5:4]};
+        rah5 <= {rbn, kqn[7:6]};
+        ral6 <= {rbn, kqn[5:4]};
+        rah6 <= {rbn, kqn[7:6]};
+        ral7 <= {rbn, kqn[1:0]};
+        rah7 <= {rbn, kqn[3:2]};
+        ral8 <= {rbn, kqn[7:6]};
+        rah8 <= {rbn, kqn[1:0]};
+        ral9 <= {rbn, kqn[3:2]};
+        rah9 <= {rbn, kqn[5:4]};
+        ral10 <= {rbn, kqn[1:0]};
+        rah10 <= {rbn, kqn[3:2]};
+        ral11 <= {rbn, kqn[1:0]};
+        rah11 <= {rbn, kqn[3:2]};
+        ral12 <= {rbn, kqn[5:4]};
+        rah12 <= {rbn, kqn[7:6]};
+        ral13 <= {rbn, kqn[3:2]};
+        rah13 <= {rbn, kqn[5:4]};
+        ral14 <= {rbn, kqn[5:4]};
+        rah14 <= {rbn, kqn[7:6]};
+        ral15 <= {rbn, kqn[5:4]};
+        rah15 <= {rbn, kqn[7:6]};
+        ral16 <= {rbn, kqn[5:4]};
+        rah16 <= {rbn, kqn[7:6]};
+        ral17 <= {rbn, kqn[1:0]};
+        rah17 <= {rbn, kqn[3:2]};
+        ral18 <= {rbn, kqn[3:2]};
+        rah18 <= {rbn, kqn[5:4]};
+        ral19 <= {rbn, kqn[1:0]};
+        rah19 <= {rbn, kqn[3:2]};
+        ral20 <= {rbn, kqn[3:2]};
+        rah20 <= {rbn, kqn[5:4]};
+        ral21 <= {rbn, kqn[1:0]};
+        rah21 <= {rbn, kqn[3:2]};
+        ral22 <= {rbn, kqn[7:6]};
+        rah22 <= {rbn, kqn[1:0]};
+        ral23 <= {rbn, kqn[7:6]};
+        rah23 <= {rbn, kqn[1:0]};
+        ral24 <= {rbn, kqn[1:0]};
+        rah24 <= {rbn, kqn[3:2]};
     end
     wire [15:0] s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24;
     assign s0 = ml0[ral0];
@@ -315,54 +260,54 @@ module keccak_fold4_dp (
         u22 = t14 ^ (~t15 & t21);
         u23 = t15 ^ (~t21 & t2);
         u24 = t21 ^ (~t2 & t8);
-        b0 = (blk[15:0] & {16{bs0[0]}}) ^ (blk[31:16] & {16{bs0[1]}}) ^ (blk[47:32] & {16{bs0[2]}}) ^ (blk[63:48] & {16{bs0[3]}});
-        w0 = (u0 & {16{~wz0}}) ^ b0;
-        b1 = (blk[79:64] & {16{bs1[0]}}) ^ (blk[95:80] & {16{bs1[1]}}) ^ (blk[111:96] & {16{bs1[2]}}) ^ (blk[127:112] & {16{bs1[3]}});
-        w1 = (u1 & {16{~wz1}}) ^ b1;
-        b2 = (blk[143:128] & {16{bs2[0]}}) ^ (blk[159:144] & {16{bs2[1]}}) ^ (blk[175:160] & {16{bs2[2]}}) ^ (blk[191:176] & {16{bs2[3]}});
-        w2 = (u2 & {16{~wz2}}) ^ b2;
-        b3 = (blk[207:192] & {16{bs3[0]}}) ^ (blk[223:208] & {16{bs3[1]}}) ^ (blk[239:224] & {16{bs3[2]}}) ^ (blk[255:240] & {16{bs3[3]}});
-        w3 = (u3 & {16{~wz3}}) ^ b3;
-        b4 = (blk[271:256] & {16{bs4[0]}}) ^ (blk[287:272] & {16{bs4[1]}}) ^ (blk[303:288] & {16{bs4[2]}}) ^ (blk[319:304] & {16{bs4[3]}});
-        w4 = (u4 & {16{~wz4}}) ^ b4;
-        b5 = (blk[335:320] & {16{bs5[0]}}) ^ (blk[351:336] & {16{bs5[1]}}) ^ (blk[367:352] & {16{bs5[2]}}) ^ (blk[383:368] & {16{bs5[3]}});
-        w5 = (u5 & {16{~wz5}}) ^ b5;
-        b6 = (blk[399:384] & {16{bs6[0]}}) ^ (blk[415:400] & {16{bs6[1]}}) ^ (blk[431:416] & {16{bs6[2]}}) ^ (blk[447:432] & {16{bs6[3]}});
-        w6 = (u6 & {16{~wz6}}) ^ b6;
-        b7 = (blk[463:448] & {16{bs7[0]}}) ^ (blk[479:464] & {16{bs7[1]}}) ^ (blk[495:480] & {16{bs7[2]}}) ^ (blk[511:496] & {16{bs7[3]}});
-        w7 = (u7 & {16{~wz7}}) ^ b7;
-        b8 = (blk[527:512] & {16{bs8[0]}}) ^ (blk[543:528] & {16{bs8[1]}}) ^ (blk[559:544] & {16{bs8[2]}}) ^ (blk[575:560] & {16{bs8[3]}});
-        w8 = (u8 & {16{~wz8}}) ^ b8;
-        b9 = (blk[591:576] & {16{bs9[0]}}) ^ (blk[607:592] & {16{bs9[1]}}) ^ (blk[623:608] & {16{bs9[2]}}) ^ (blk[639:624] & {16{bs9[3]}});
-        w9 = (u9 & {16{~wz9}}) ^ b9;
-        b10 = (blk[655:640] & {16{bs10[0]}}) ^ (blk[671:656] & {16{bs10[1]}}) ^ (blk[687:672] & {16{bs10[2]}}) ^ (blk[703:688] & {16{bs10[3]}});
-        w10 = (u10 & {16{~wz10}}) ^ b10;
-        b11 = (blk[719:704] & {16{bs11[0]}}) ^ (blk[735:720] & {16{bs11[1]}}) ^ (blk[751:736] & {16{bs11[2]}}) ^ (blk[767:752] & {16{bs11[3]}});
-        w11 = (u11 & {16{~wz11}}) ^ b11;
-        b12 = (blk[783:768] & {16{bs12[0]}}) ^ (blk[799:784] & {16{bs12[1]}}) ^ (blk[815:800] & {16{bs12[2]}}) ^ (blk[831:816] & {16{bs12[3]}});
-        w12 = (u12 & {16{~wz12}}) ^ b12;
-        b13 = (blk[847:832] & {16{bs13[0]}}) ^ (blk[863:848] & {16{bs13[1]}}) ^ (blk[879:864] & {16{bs13[2]}}) ^ (blk[895:880] & {16{bs13[3]}});
-        w13 = (u13 & {16{~wz13}}) ^ b13;
-        b14 = (blk[911:896] & {16{bs14[0]}}) ^ (blk[927:912] & {16{bs14[1]}}) ^ (blk[943:928] & {16{bs14[2]}}) ^ (blk[959:944] & {16{bs14[3]}});
-        w14 = (u14 & {16{~wz14}}) ^ b14;
-        b15 = (blk[975:960] & {16{bs15[0]}}) ^ (blk[991:976] & {16{bs15[1]}}) ^ (blk[1007:992] & {16{bs15[2]}}) ^ (blk[1023:1008] & {16{bs15[3]}});
-        w15 = (u15 & {16{~wz15}}) ^ b15;
-        b16 = (blk[1039:1024] & {16{bs16[0]}}) ^ (blk[1055:1040] & {16{bs16[1]}}) ^ (blk[1071:1056] & {16{bs16[2]}}) ^ (blk[1087:1072] & {16{bs16[3]}});
-        w16 = (u16 & {16{~wz16}}) ^ b16;
-        b17 = (blk[1103:1088] & {16{bs17[0]}}) ^ (blk[1119:1104] & {16{bs17[1]}}) ^ (blk[1135:1120] & {16{bs17[2]}}) ^ (blk[1151:1136] & {16{bs17[3]}});
-        w17 = (u17 & {16{~wz17}}) ^ b17;
-        b18 = (blk[1167:1152] & {16{bs18[0]}}) ^ (blk[1183:1168] & {16{bs18[1]}}) ^ (blk[1199:1184] & {16{bs18[2]}}) ^ (blk[1215:1200] & {16{bs18[3]}});
-        w18 = (u18 & {16{~wz18}}) ^ b18;
-        b19 = (blk[1231:1216] & {16{bs19[0]}}) ^ (blk[1247:1232] & {16{bs19[1]}}) ^ (blk[1263:1248] & {16{bs19[2]}}) ^ (blk[1279:1264] & {16{bs19[3]}});
-        w19 = (u19 & {16{~wz19}}) ^ b19;
-        b20 = (blk[1295:1280] & {16{bs20[0]}}) ^ (blk[1311:1296] & {16{bs20[1]}}) ^ (blk[1327:1312] & {16{bs20[2]}}) ^ (blk[1343:1328] & {16{bs20[3]}});
-        w20 = (u20 & {16{~wz20}}) ^ b20;
-        w21 = (u21 & {16{~wz21}});
-        w22 = (u22 & {16{~wz22}});
-        w23 = (u23 & {16{~wz23}});
-        w24 = (u24 & {16{~wz24}});
+        b0 = (blk[15:0] & {16{bsel[0]}}) ^ (blk[31:16] & {16{bsel[1]}}) ^ (blk[47:32] & {16{bsel[2]}}) ^ (blk[63:48] & {16{bsel[3]}});
+        w0 = (u0 & {16{~wzero}}) ^ b0;
+        b1 = (blk[79:64] & {16{bsel[0]}}) ^ (blk[95:80] & {16{bsel[1]}}) ^ (blk[111:96] & {16{bsel[2]}}) ^ (blk[127:112] & {16{bsel[3]}});
+        w1 = (u1 & {16{~wzero}}) ^ b1;
+        b2 = (blk[143:128] & {16{bsel[0]}}) ^ (blk[159:144] & {16{bsel[1]}}) ^ (blk[175:160] & {16{bsel[2]}}) ^ (blk[191:176] & {16{bsel[3]}});
+        w2 = (u2 & {16{~wzero}}) ^ b2;
+        b3 = (blk[207:192] & {16{bsel[0]}}) ^ (blk[223:208] & {16{bsel[1]}}) ^ (blk[239:224] & {16{bsel[2]}}) ^ (blk[255:240] & {16{bsel[3]}});
+        w3 = (u3 & {16{~wzero}}) ^ b3;
+        b4 = (blk[271:256] & {16{bsel[0]}}) ^ (blk[287:272] & {16{bsel[1]}}) ^ (blk[303:288] & {16{bsel[2]}}) ^ (blk[319:304] & {16{bsel[3]}});
+        w4 = (u4 & {16{~wzero}}) ^ b4;
+        b5 = (blk[335:320] & {16{bsel[0]}}) ^ (blk[351:336] & {16{bsel[1]}}) ^ (blk[367:352] & {16{bsel[2]}}) ^ (blk[383:368] & {16{bsel[3]}});
+        w5 = (u5 & {16{~wzero}}) ^ b5;
+        b6 = (blk[399:384] & {16{bsel[0]}}) ^ (blk[415:400] & {16{bsel[1]}}) ^ (blk[431:416] & {16{bsel[2]}}) ^ (blk[447:432] & {16{bsel[3]}});
+        w6 = (u6 & {16{~wzero}}) ^ b6;
+        b7 = (blk[463:448] & {16{bsel[0]}}) ^ (blk[479:464] & {16{bsel[1]}}) ^ (blk[495:480] & {16{bsel[2]}}) ^ (blk[511:496] & {16{bsel[3]}});
+        w7 = (u7 & {16{~wzero}}) ^ b7;
+        b8 = (blk[527:512] & {16{bsel[0]}}) ^ (blk[543:528] & {16{bsel[1]}}) ^ (blk[559:544] & {16{bsel[2]}}) ^ (blk[575:560] & {16{bsel[3]}});
+        w8 = (u8 & {16{~wzero}}) ^ b8;
+        b9 = (blk[591:576] & {16{bsel[0]}}) ^ (blk[607:592] & {16{bsel[1]}}) ^ (blk[623:608] & {16{bsel[2]}}) ^ (blk[639:624] & {16{bsel[3]}});
+        w9 = (u9 & {16{~wzero}}) ^ b9;
+        b10 = (blk[655:640] & {16{bsel[0]}}) ^ (blk[671:656] & {16{bsel[1]}}) ^ (blk[687:672] & {16{bsel[2]}}) ^ (blk[703:688] & {16{bsel[3]}});
+        w10 = (u10 & {16{~wzero}}) ^ b10;
+        b11 = (blk[719:704] & {16{bsel[0]}}) ^ (blk[735:720] & {16{bsel[1]}}) ^ (blk[751:736] & {16{bsel[2]}}) ^ (blk[767:752] & {16{bsel[3]}});
+        w11 = (u11 & {16{~wzero}}) ^ b11;
+        b12 = (blk[783:768] & {16{bsel[0]}}) ^ (blk[799:784] & {16{bsel[1]}}) ^ (blk[815:800] & {16{bsel[2]}}) ^ (blk[831:816] & {16{bsel[3]}});
+        w12 = (u12 & {16{~wzero}}) ^ b12;
+        b13 = (blk[847:832] & {16{bsel[0]}}) ^ (blk[863:848] & {16{bsel[1]}}) ^ (blk[879:864] & {16{bsel[2]}}) ^ (blk[895:880] & {16{bsel[3]}});
+        w13 = (u13 & {16{~wzero}}) ^ b13;
+        b14 = (blk[911:896] & {16{bsel[0]}}) ^ (blk[927:912] & {16{bsel[1]}}) ^ (blk[943:928] & {16{bsel[2]}}) ^ (blk[959:944] & {16{bsel[3]}});
+        w14 = (u14 & {16{~wzero}}) ^ b14;
+        b15 = (blk[975:960] & {16{bsel[0]}}) ^ (blk[991:976] & {16{bsel[1]}}) ^ (blk[1007:992] & {16{bsel[2]}}) ^ (blk[1023:1008] & {16{bsel[3]}});
+        w15 = (u15 & {16{~wzero}}) ^ b15;
+        b16 = (blk[1039:1024] & {16{bsel[0]}}) ^ (blk[1055:1040] & {16{bsel[1]}}) ^ (blk[1071:1056] & {16{bsel[2]}}) ^ (blk[1087:1072] & {16{bsel[3]}});
+        w16 = (u16 & {16{~wzero}}) ^ b16;
+        b17 = (blk[1103:1088] & {16{bsel[0]}}) ^ (blk[1119:1104] & {16{bsel[1]}}) ^ (blk[1135:1120] & {16{bsel[2]}}) ^ (blk[1151:1136] & {16{bsel[3]}});
+        w17 = (u17 & {16{~wzero}}) ^ b17;
+        b18 = (blk[1167:1152] & {16{bsel[0]}}) ^ (blk[1183:1168] & {16{bsel[1]}}) ^ (blk[1199:1184] & {16{bsel[2]}}) ^ (blk[1215:1200] & {16{bsel[3]}});
+        w18 = (u18 & {16{~wzero}}) ^ b18;
+        b19 = (blk[1231:1216] & {16{bsel[0]}}) ^ (blk[1247:1232] & {16{bsel[1]}}) ^ (blk[1263:1248] & {16{bsel[2]}}) ^ (blk[1279:1264] & {16{bsel[3]}});
+        w19 = (u19 & {16{~wzero}}) ^ b19;
+        b20 = (blk[1295:1280] & {16{bsel[0]}}) ^ (blk[1311:1296] & {16{bsel[1]}}) ^ (blk[1327:1312] & {16{bsel[2]}}) ^ (blk[1343:1328] & {16{bsel[3]}});
+        w20 = (u20 & {16{~wzero}}) ^ b20;
+        w21 = (u21 & {16{~wzero}});
+        w22 = (u22 & {16{~wzero}});
+        w23 = (u23 & {16{~wzero}});
+        w24 = (u24 & {16{~wzero}});
         y = {u20, u19, u18, u17, u16, u15, u14, u13, u12, u11, u10, u9, u8, u7, u6, u5, u4, u3, u2, u1, u0};
-        par = {((u4 ^ u9 ^ u14 ^ u19 ^ u24) & {16{~wz4}}) ^ b4 ^ b9 ^ b14 ^ b19, ((u3 ^ u8 ^ u13 ^ u18 ^ u23) & {16{~wz3}}) ^ b3 ^ b8 ^ b13 ^ b18, ((u2 ^ u7 ^ u12 ^ u17 ^ u22) & {16{~wz2}}) ^ b2 ^ b7 ^ b12 ^ b17, ((u1 ^ u6 ^ u11 ^ u16 ^ u21) & {16{~wz1}}) ^ b1 ^ b6 ^ b11 ^ b16, ((u0 ^ u5 ^ u10 ^ u15 ^ u20) & {16{~wz0}}) ^ b0 ^ b5 ^ b10 ^ b15 ^ b20};
+        par = {((u4 ^ u9 ^ u14 ^ u19 ^ u24) & {16{~wzero}}) ^ b4 ^ b9 ^ b14 ^ b19, ((u3 ^ u8 ^ u13 ^ u18 ^ u23) & {16{~wzero}}) ^ b3 ^ b8 ^ b13 ^ b18, ((u2 ^ u7 ^ u12 ^ u17 ^ u22) & {16{~wzero}}) ^ b2 ^ b7 ^ b12 ^ b17, ((u1 ^ u6 ^ u11 ^ u16 ^ u21) & {16{~wzero}}) ^ b1 ^ b6 ^ b11 ^ b16, ((u0 ^ u5 ^ u10 ^ u15 ^ u20) & {16{~wzero}}) ^ b0 ^ b5 ^ b10 ^ b15 ^ b20};
     end
     always @(posedge clk) begin
         begin
