@@ -158,7 +158,7 @@ fn examples(width: usize) {
                     &out,
                     &format!(
                         "{what}: keccak_p1600({k}) from the state after round {}",
-                        n - k - 1
+                        n as isize - k as isize - 1
                     ),
                 );
             }
