@@ -117,7 +117,7 @@ def fold4_dp():
     are the 16 rho sources in slice order. Every memory writes chunk k of the
     round output at {~rb, k}."""
     o = [HDR, "// Datapath of keccak_core_fold4: 16 slices of one round per cycle, the\n"
-         "// state in 50 small memories (async read, sync write; FPGA LUT RAM).\n",
+         "// state in 49 small memories (async read, sync write; FPGA LUT RAM).\n",
          "module keccak_fold4_dp (\n"
          "    input  wire          clk,\n"
          "    input  wire          rb,       // bank read this round (written: ~rb)\n"
@@ -143,8 +143,8 @@ def fold4_dp():
              "    wire [2:0] wa = {~rb, k};\n")
     for i in range(25):
         e = RHO[i] % 16
-        # each memory has its own copy of its read address (a register: short
-        # routes from address to RAM instead of one net to all 50 memories)
+        # read addresses from registers with the next cycle's values (kept as
+        # named registers; synthesis may still merge equal ones)
         o.append(f"    (* keep *) reg [2:0] ral{i};\n")
         if e:
             o.append(f"    (* keep *) reg [2:0] rah{i};\n")

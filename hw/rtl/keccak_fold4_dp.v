@@ -3,7 +3,7 @@
 // lane is bit z of that slice; byte i of a message block is s[8*i +: 8].
 `timescale 1ns/1ps
 // Datapath of keccak_core_fold4: 16 slices of one round per cycle, the
-// state in 50 small memories (async read, sync write; FPGA LUT RAM).
+// state in 49 small memories (async read, sync write; FPGA LUT RAM).
 module keccak_fold4_dp (
     input  wire          clk,
     input  wire          rb,       // bank read this round (written: ~rb)
