@@ -141,3 +141,33 @@ pub(crate) fn dispatch(a: &mut State, rounds: usize) {
         _ => super::multi::keccak_p1600_generic_scalar(a, rounds),
     }
 }
+
+/// Absorb as many whole `rate`-byte blocks of `data` into `a` as the fused
+/// absorb loop can (XOR a block, Keccak-p[1600, rounds], next block, with the
+/// state in registers throughout), and return the bytes consumed: 0 when it
+/// does not apply here (no AVX-512VL, odd `rounds`, a rate outside
+/// 72..=168 bytes or not a multiple of 8); the caller's loop does the rest.
+#[inline]
+pub(crate) fn absorb_blocks(a: &mut State, data: &[u8], rate: usize, rounds: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let blocks = data.len() / rate.max(1);
+        if blocks > 0
+            && rate % 8 == 0
+            && (72..=168).contains(&rate)
+            && rounds % 2 == 0
+            && (2..=24).contains(&rounds)
+            && best() == Single::Avx512
+        {
+            // SAFETY: `best` returns Avx512 only after AVX-512F/VL were
+            // detected; rounds, words = rate / 8 in 9..=21 and blocks ≥ 1 are
+            // checked above, and `data` holds blocks * rate bytes.
+            unsafe {
+                super::asm_avx512::absorb_xmm(a, data.as_ptr(), blocks, rate / 8, rounds);
+            }
+            return blocks * rate;
+        }
+    }
+    let _ = (a, data, rate, rounds);
+    0
+}
