@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Issue 3's target ratios over several CPU benchmark runs of the same code.
+
+    python3 bench/runs.py bench/results/cpu-A.json bench/results/cpu-B.json ...
+
+The 2-core VM shares its host (memory bandwidth, L3, boost clock) with other
+machines, so one run's ratio can move by 10 % at 64 MiB; this prints, per
+target, every run's ratio, their median, and whether the median meets it.
+The ratios come from bench/plot.py's target_rows (one definition).
+"""
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot import fmt_ratio, load, target_rows  # noqa: E402
+
+
+def main(paths):
+    if not paths or paths[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 2
+    reps = [load(p) for p in paths]
+    commits = sorted({r["commit"] for r in reps})
+    names, per = [], {}
+    for rep in reps:
+        for t in target_rows(rep):
+            if t["name"] not in per:
+                names.append(t["name"])
+                per[t["name"]] = {"values": [], "rule": t}
+            per[t["name"]]["values"].append(t["value"])
+    print(f"Target ratios over {len(reps)} runs ({', '.join(os.path.basename(p) for p in paths)}; "
+          f"commit {', '.join(commits)}).")
+    print()
+    print("| target | runs | median | met (median)? |")
+    print("| --- | --- | --- | --- |")
+    for name in names:
+        vals = per[name]["values"]
+        med = statistics.median(vals)
+        t = per[name]["rule"]
+        need = threshold(name, t)
+        met = med > need if "faster than" in name else med >= need
+        ideal = f" (ideal {t['ideal']}×)" if t["ideal"] else ""
+        print(f"| {name} | {' / '.join(fmt_ratio(v) for v in vals)} | {fmt_ratio(med)}{ideal} | "
+              f"{'yes' if met else 'no'} |")
+    return 0
+
+
+def threshold(name, t):
+    """The number a target's ratio must reach (mirrors target_rows)."""
+    if "1.3×" in name:
+        return 1.3
+    if "3× one-at-a-time" in name:
+        return 3.0
+    if t["ideal"]:
+        return 0.85 * t["ideal"]
+    return 1.0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
