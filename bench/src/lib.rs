@@ -196,77 +196,46 @@ pub struct Timing {
     pub iters: usize,
 }
 
-/// Timings of several contenders on the same input: for each, a warm-up
-/// and a calibration call fix `iters` (calls per sample, ≥ 40 ms), then the
-/// samples are taken in turns (A B C, A B C, ...) so that a slow phase of the
-/// shared machine (its host's memory bandwidth, boost clock) falls on every
-/// contender alike rather than on whichever happened to run then. Each
-/// contender's timing is the median of its samples.
-fn measure_all(quick: bool, fs: &mut [Box<dyn FnMut() + '_>]) -> Vec<Timing> {
-    struct Acc {
-        iters: usize,
-        samples: usize,
-        ns: Vec<f64>,
-        ticks: Vec<f64>,
-        cpu: Vec<f64>,
-    }
-    let target = Duration::from_millis(if quick { 4 } else { 40 });
-    let mut acc: Vec<Acc> = fs
-        .iter_mut()
-        .map(|f| {
-            f();
-            let t = Instant::now();
-            f();
-            let once = t.elapsed().max(Duration::from_nanos(20));
-            let samples = match (quick, once > Duration::from_millis(40)) {
-                (true, _) => 3,
-                (false, true) => 5,
-                (false, false) => 9,
-            };
-            Acc {
-                iters: (target.as_nanos() / once.as_nanos()).clamp(1, 10_000_000) as usize,
-                samples,
-                ns: Vec::with_capacity(samples),
-                ticks: Vec::with_capacity(samples),
-                cpu: Vec::with_capacity(samples),
-            }
-        })
-        .collect();
-    let turns = acc.iter().map(|a| a.samples).max().unwrap_or(0);
-    for turn in 0..turns {
-        for (f, a) in fs.iter_mut().zip(acc.iter_mut()) {
-            if turn >= a.samples {
-                continue;
-            }
-            let p0 = thread_cpu_ns();
-            let c0 = rdtsc();
-            let t0 = Instant::now();
-            for _ in 0..a.iters {
-                f();
-            }
-            let dt = t0.elapsed().as_nanos() as f64;
-            let dc = rdtsc().wrapping_sub(c0) as f64;
-            let dp = thread_cpu_ns() - p0;
-            a.ns.push(dt / a.iters as f64);
-            a.ticks.push(dc / a.iters as f64);
-            a.cpu.push(dp / a.iters as f64);
-        }
-    }
-    acc.into_iter()
-        .map(|mut a| Timing {
-            ns_min: a.ns.iter().copied().fold(f64::INFINITY, f64::min),
-            ns: median(&mut a.ns),
-            ticks: median(&mut a.ticks),
-            cpu_ns: median(&mut a.cpu),
-            samples: a.samples,
-            iters: a.iters,
-        })
-        .collect()
-}
-
-/// [`measure_all`] for one contender.
+/// Median of `samples` timings of `iters` calls each, after a warm-up and a
+/// calibration call.
 fn measure(quick: bool, f: &mut dyn FnMut()) -> Timing {
-    measure_all(quick, &mut [Box::new(f)]).remove(0)
+    f();
+    let t = Instant::now();
+    f();
+    let once = t.elapsed().max(Duration::from_nanos(20));
+    let target = Duration::from_millis(if quick { 4 } else { 40 });
+    let iters = (target.as_nanos() / once.as_nanos()).clamp(1, 10_000_000) as usize;
+    let samples = match (quick, once > Duration::from_millis(40)) {
+        (true, _) => 3,
+        (false, true) => 5,
+        (false, false) => 9,
+    };
+    let mut ns = Vec::with_capacity(samples);
+    let mut ticks = Vec::with_capacity(samples);
+    let mut cpu = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let p0 = thread_cpu_ns();
+        let c0 = rdtsc();
+        let t0 = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        let dt = t0.elapsed().as_nanos() as f64;
+        let dc = rdtsc().wrapping_sub(c0) as f64;
+        let dp = thread_cpu_ns() - p0;
+        ns.push(dt / iters as f64);
+        ticks.push(dc / iters as f64);
+        cpu.push(dp / iters as f64);
+    }
+    let ns_min = ns.iter().copied().fold(f64::INFINITY, f64::min);
+    Timing {
+        ns: median(&mut ns),
+        ns_min,
+        ticks: median(&mut ticks),
+        cpu_ns: median(&mut cpu),
+        samples,
+        iters,
+    }
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -566,18 +535,10 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
         }
         let mut cases = cases_for(function, all);
         for &size in &sizes {
-            let input = &data[..size];
-            let timings = {
-                let mut runs: Vec<Box<dyn FnMut() + '_>> = cases
-                    .iter_mut()
-                    .map(|c| {
-                        let run = &mut c.run;
-                        Box::new(move || run(input)) as Box<dyn FnMut() + '_>
-                    })
-                    .collect();
-                measure_all(opts.quick, &mut runs)
-            };
-            for (c, t) in cases.iter().zip(timings) {
+            for c in cases.iter_mut() {
+                let input = &data[..size];
+                let run = &mut c.run;
+                let t = measure(opts.quick, &mut || run(input));
                 tot_ns += t.ns * (t.samples * t.iters) as f64;
                 tot_ticks += t.ticks * (t.samples * t.iters) as f64;
                 let messages = if function.starts_with("batch") {
@@ -605,7 +566,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
     }
     engine::set_threads(0);
     let mut notes = vec![
-        "MB/s = 10^6 bytes per second; medians of 9 samples of >= 40 ms each (5 samples of one call when a call takes over 40 ms); the samples of all implementations of one function and size are taken in turns (A B C, A B C, ...)".into(),
+        "MB/s = 10^6 bytes per second; medians of 9 samples of >= 40 ms each (5 samples of one call when a call takes over 40 ms)".into(),
         "ns_per_op: thread CPU time (CLOCK_THREAD_CPUTIME_ID) for 1-thread rows, so other jobs on a shared machine do not count; wall clock for multi-thread rows; wall_* fields have the wall-clock median and fastest sample for every row".into(),
         "cycles_per_byte = ns_per_op x tsc_ghz / bytes: TSC reference cycles (rdtsc ticks per wall ns measured over the run), not boosted core cycles".into(),
         "threads > 1: keccakx engine::set_threads(0) (rayon), BLAKE3 update_rayon, XKCP new_rayon".into(),
