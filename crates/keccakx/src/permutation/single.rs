@@ -151,14 +151,15 @@ pub(crate) fn dispatch(a: &mut State, rounds: usize) {
 pub(crate) fn absorb_blocks(a: &mut State, data: &[u8], rate: usize, rounds: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        let blocks = data.len() / rate.max(1);
-        if blocks > 0
-            && rate % 8 == 0
+        // Cheap tests first: most calls from small updates stop here.
+        if data.len() >= rate
             && (72..=168).contains(&rate)
+            && rate % 8 == 0
             && rounds % 2 == 0
             && (2..=24).contains(&rounds)
             && best() == Single::Avx512
         {
+            let blocks = data.len() / rate;
             // SAFETY: `best` returns Avx512 only after AVX-512F/VL were
             // detected; rounds, words = rate / 8 in 9..=21 and blocks ≥ 1 are
             // checked above, and `data` holds blocks * rate bytes.
