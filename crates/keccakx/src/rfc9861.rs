@@ -170,7 +170,7 @@ impl<const R: usize> KtFinalNode<R> {
     /// is not a multiple of `CV_LEN` or when S_0 is not yet full (leaves
     /// exist only after a full first chunk).
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() / Self::CV_LEN * Self::CV_LEN != cvs.len() {
+        if cvs.len() % Self::CV_LEN != 0 {
             return Err(Error::InvalidParameter(
                 "KT final node: chaining values must be whole 32-byte (KT128) or 64-byte (KT256) values",
             ));

@@ -363,7 +363,7 @@ impl<const R: usize> ParallelHashOuter<R> {
     /// [`Error::InvalidParameter`], with nothing absorbed, when `cvs.len()`
     /// is not a multiple of `CV_LEN`.
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() / Self::CV_LEN * Self::CV_LEN != cvs.len() {
+        if cvs.len() % Self::CV_LEN != 0 {
             return Err(Error::InvalidParameter(
                 "ParallelHash: chaining values must be whole 32-byte (128) or 64-byte (256) values",
             ));
