@@ -137,21 +137,16 @@ fn per_message(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8
     #[cfg(feature = "std")]
     {
         let total: usize = messages.iter().map(|m| m.len() + 64).sum();
-        let parts = engine::effective_threads().min(messages.len());
-        if parts > 1 && total >= 64 * 1024 {
-            // Contiguous ranges of about equal bytes, one per thread.
-            let mut bounds = vec![0usize];
-            let mut acc = 0usize;
-            for (i, m) in messages.iter().enumerate() {
-                acc += m.len() + 64;
-                if bounds.len() < parts
-                    && acc * parts >= total * bounds.len()
-                    && i + 1 < messages.len()
-                {
-                    bounds.push(i + 1);
-                }
-            }
-            bounds.push(messages.len());
+        let parts = engine::piece_count(engine::effective_threads(), messages.len(), total, 1);
+        if parts > 1 {
+            // Contiguous ranges of about equal bytes, several per thread.
+            let bounds = engine::split_points(
+                messages.iter().map(|m| m.len() + 64),
+                total,
+                messages.len(),
+                parts,
+                1,
+            );
             rayon::scope(|s| {
                 let mut rest = out;
                 for w in bounds.windows(2) {

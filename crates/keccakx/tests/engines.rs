@@ -199,21 +199,31 @@ fn threads_split_equals_scalar() {
     let _g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(7);
     let spec = LaneSpec::new(168, 12, 0x0B).unwrap();
-    let msgs: Vec<Vec<u8>> = (0..37)
+    // A few large inputs of random lengths (pieces of a few messages), and
+    // many small ones (eight pieces per thread, cut on lane-group bounds).
+    let large: Vec<Vec<u8>> = (0..37)
         .map(|_| {
             let l = rng.below(20000);
             rng.bytes(l)
         })
         .collect();
-    let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-    let mut want = vec![0u8; refs.len() * 32];
-    engine::Scalar.hash_many(&spec, &refs, 32, &mut want);
-    for t in [0, 1, 2, 3, 8] {
-        engine::set_threads(t);
-        for e in engines() {
-            let mut out = vec![0u8; refs.len() * 32];
-            engine::Threads::new(e).hash_many(&spec, &refs, 32, &mut out);
-            assert_eq!(out, want, "threads {t} engine {}", e.name());
+    let small: Vec<Vec<u8>> = (0..3001)
+        .map(|_| {
+            let l = rng.below(300);
+            rng.bytes(l)
+        })
+        .collect();
+    for msgs in [large, small] {
+        let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+        let mut want = vec![0u8; refs.len() * 32];
+        engine::Scalar.hash_many(&spec, &refs, 32, &mut want);
+        for t in [0, 1, 2, 3, 8] {
+            engine::set_threads(t);
+            for e in engines() {
+                let mut out = vec![0u8; refs.len() * 32];
+                engine::Threads::new(e).hash_many(&spec, &refs, 32, &mut out);
+                assert_eq!(out, want, "threads {t} engine {}", e.name());
+            }
         }
     }
     engine::set_threads(0);

@@ -14,6 +14,8 @@ pub use scalar::Scalar;
 pub use simd::Simd;
 #[cfg(feature = "std")]
 pub use threads::{effective_threads, Threads};
+#[cfg(feature = "std")]
+pub(crate) use threads::{piece_count, split_points};
 
 use crate::error::{Error, Result};
 use crate::sponge::ByteSponge;

@@ -8,6 +8,81 @@ use super::{Engine, LaneSpec};
 /// hand-off costs a few microseconds.
 const MIN_PARALLEL_BYTES: usize = 64 * 1024;
 
+/// Pieces per thread. A call is cut into more pieces than threads and the
+/// threads take pieces as they come free, so a core that starts late (a
+/// worker waking from sleep) or runs slower (cold caches, a busy host) ends
+/// up with less of the work instead of holding up the call. bench/NOTES.md:
+/// KT128 of 1 MiB right after a one-thread call, two halves 0.78-0.98x one
+/// thread, eight pieces 1.35-1.44x; with both threads warm the two are
+/// within a few per cent.
+const PIECES_PER_THREAD: usize = 4;
+
+/// No piece smaller than this (bytes of work): below it, the cost of taking
+/// a piece shows.
+const MIN_PIECE_BYTES: usize = 32 * 1024;
+
+/// Messages the widest SIMD engine hashes at once (AVX-512: eight states).
+const LANE_GROUP: usize = 8;
+
+/// How many pieces to cut `items` independent items costing `work_bytes`
+/// in all into, for `threads` threads: 1 means "stay on this thread".
+/// A piece keeps at least `min_items` items (a whole group of SIMD lanes)
+/// unless that would leave fewer pieces than threads.
+pub(crate) fn piece_count(
+    threads: usize,
+    items: usize,
+    work_bytes: usize,
+    min_items: usize,
+) -> usize {
+    if threads <= 1 || items <= 1 || work_bytes < MIN_PARALLEL_BYTES {
+        return 1;
+    }
+    let by_size = work_bytes / MIN_PIECE_BYTES;
+    let by_items = items / min_items.max(1);
+    (threads * PIECES_PER_THREAD)
+        .min(by_size)
+        .min(by_items)
+        .max(threads)
+        .min(items)
+}
+
+/// Cut points of `costs` (`len` items, `total` their sum) into `parts`
+/// contiguous ranges of about equal total cost: `[0, b1, ..., len]`, every
+/// range non-empty. Inner cut points are moved to the nearest multiple of
+/// `align` where that keeps them apart, so a piece fills whole SIMD lane
+/// groups.
+pub(crate) fn split_points(
+    costs: impl Iterator<Item = usize>,
+    total: usize,
+    len: usize,
+    parts: usize,
+    align: usize,
+) -> alloc::vec::Vec<usize> {
+    let align = align.max(1);
+    let mut bounds = alloc::vec::Vec::with_capacity(parts + 1);
+    bounds.push(0usize);
+    let mut acc = 0usize;
+    let mut k = 1;
+    for (i, c) in costs.enumerate() {
+        acc += c;
+        if k < parts && acc * parts >= total * k && i + 1 < len {
+            let snapped = (i + 1 + align / 2) / align * align;
+            let last = *bounds.last().unwrap_or(&0);
+            let cut = if snapped > last && snapped < len {
+                snapped
+            } else {
+                i + 1
+            };
+            if cut > last {
+                bounds.push(cut);
+            }
+            k += 1;
+        }
+    }
+    bounds.push(len);
+    bounds
+}
+
 /// Runs an engine on up to [`super::threads`] cores (0: all cores).
 pub struct Threads {
     inner: &'static dyn Engine,
@@ -49,29 +124,30 @@ impl Engine for Threads {
             inputs.len() * out_len,
             "hash_many: output size mismatch"
         );
-        let t = effective_threads();
-        let rate = spec.rate_bytes;
-        // Cost of a message: its blocks plus the squeezing blocks.
-        let cost = |m: &[u8]| m.len() / rate + 1 + out_len / rate;
-        let total: usize = inputs.iter().map(|m| cost(m)).sum();
-        let parts = t.min(inputs.len());
-        if parts <= 1 || out_len == 0 || total * rate < MIN_PARALLEL_BYTES {
+        let threads = effective_threads();
+        if threads <= 1 || inputs.len() <= 1 || out_len == 0 {
             return self.inner.hash_many(spec, inputs, out_len, out);
         }
-        // Contiguous ranges of about total/parts blocks each.
-        let mut bounds = alloc::vec::Vec::with_capacity(parts + 1);
-        bounds.push(0usize);
-        let mut acc = 0usize;
-        let mut k = 1;
-        for (i, m) in inputs.iter().enumerate() {
-            acc += cost(m);
-            if k < parts && acc * parts >= total * k && i + 1 < inputs.len() {
-                bounds.push(i + 1);
-                k += 1;
-            }
+        // Work of a message in bytes: the message, its padding block and
+        // its output. No division: with 16384 small messages a per-message
+        // `len / rate` cost ~40 µs on the calling thread, a tenth of the
+        // whole call on two threads (bench/NOTES.md).
+        let cost = |m: &[u8]| m.len() + spec.rate_bytes + out_len;
+        let total: usize = inputs.iter().map(|m| cost(m)).sum();
+        let parts = piece_count(threads, inputs.len(), total, LANE_GROUP);
+        if parts <= 1 {
+            return self.inner.hash_many(spec, inputs, out_len, out);
         }
-        bounds.push(inputs.len());
+        let bounds = split_points(
+            inputs.iter().map(|m| cost(m)),
+            total,
+            inputs.len(),
+            parts,
+            LANE_GROUP,
+        );
         let inner = self.inner;
+        // Every piece is a job; idle threads take them in turn. The scope
+        // returns when all are done.
         rayon::scope(|s| {
             let mut rest = out;
             for w in bounds.windows(2) {
@@ -79,13 +155,74 @@ impl Engine for Threads {
                 let (mine, tail) = core::mem::take(&mut rest).split_at_mut((hi - lo) * out_len);
                 rest = tail;
                 let part = &inputs[lo..hi];
-                if hi == inputs.len() {
-                    // The last part runs here, on the calling thread.
-                    inner.hash_many(spec, part, out_len, mine);
-                } else {
-                    s.spawn(move |_| inner.hash_many(spec, part, out_len, mine));
-                }
+                s.spawn(move |_| inner.hash_many(spec, part, out_len, mine));
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_or_single_threaded_work_stays_in_one_piece() {
+        assert_eq!(piece_count(1, 1000, 1 << 30, 8), 1);
+        assert_eq!(piece_count(4, 1, 1 << 30, 8), 1);
+        assert_eq!(piece_count(4, 1000, MIN_PARALLEL_BYTES - 1, 8), 1);
+    }
+
+    #[test]
+    fn piece_count_bounds() {
+        // KT128 of 1 MiB on two threads: 127 leaves, 8 pieces of ~16.
+        assert_eq!(piece_count(2, 127, 1 << 20, 8), 8);
+        // Never fewer pieces than threads (when there are enough items),
+        // never more than items, never below MIN_PIECE_BYTES per piece
+        // unless that would leave a thread idle.
+        assert_eq!(piece_count(2, 3, 1 << 30, 8), 2);
+        assert_eq!(piece_count(16, 3, 1 << 30, 8), 3);
+        assert_eq!(piece_count(2, 100_000, 96 * 1024, 1), 3);
+        assert_eq!(piece_count(8, 100_000, 96 * 1024, 1), 8);
+    }
+
+    fn check_points(b: &[usize], len: usize, parts: usize) {
+        assert_eq!(b[0], 0);
+        assert_eq!(*b.last().unwrap(), len);
+        assert!(b.len() - 1 <= parts && b.len() >= 2);
+        assert!(b.windows(2).all(|w| w[0] < w[1]), "{b:?}");
+    }
+
+    #[test]
+    fn split_points_are_increasing_aligned_and_balanced() {
+        // Equal costs: every inner cut on a multiple of 8, pieces within
+        // one lane group of each other.
+        let b = split_points(core::iter::repeat(1).take(127), 127, 127, 8, 8);
+        check_points(&b, 127, 8);
+        assert_eq!(b.len(), 9, "{b:?}");
+        assert!(b[1..8].iter().all(|c| c % 8 == 0), "{b:?}");
+        assert!(
+            b.windows(2).all(|w| (8..=24).contains(&(w[1] - w[0]))),
+            "{b:?}"
+        );
+        // Unequal costs, no alignment: every piece near total/parts.
+        let costs: alloc::vec::Vec<usize> = (0..1000).map(|i| 1 + (i * 7919) % 13).collect();
+        let total: usize = costs.iter().sum();
+        let b = split_points(costs.iter().copied(), total, costs.len(), 5, 1);
+        check_points(&b, costs.len(), 5);
+        for w in b.windows(2) {
+            let part: usize = costs[w[0]..w[1]].iter().sum();
+            assert!(part.abs_diff(total / 5) <= 13, "{part} vs {}", total / 5);
+        }
+        // Alignment never empties a piece, whatever the sizes.
+        for len in 1..40 {
+            for parts in 1..=len.min(9) {
+                let b = split_points(core::iter::repeat(3).take(len), 3 * len, len, parts, 8);
+                check_points(&b, len, parts);
+            }
+        }
+        // One huge item first: the cuts still move forward.
+        let costs = [1000, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+        let b = split_points(costs.iter().copied(), 1009, 10, 4, 1);
+        check_points(&b, 10, 4);
     }
 }
