@@ -264,8 +264,9 @@ fn ph256(data: &[u8], b: usize) -> Vec<u8> {
 fn tree_modes_equal_under_every_engine() {
     let _g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
     let mut rng = Rng(0x5EED);
-    // Past 1 MiB too: the chunker's batch buffer fills when fed in pieces.
-    let data = rng.bytes((1 << 20) + 8192 * 3 + 1);
+    // Past 1 MiB too: the chunker's batch buffer fills when fed in pieces;
+    // up to 4 MiB + 3 leaves: a call cut into pieces on every thread.
+    let data = rng.bytes((4 << 20) + 8192 * 3 + 1);
     let kt_lens = [
         0,
         1,
@@ -277,7 +278,12 @@ fn tree_modes_equal_under_every_engine() {
         8192 * 2 + 1,
         8192 * 9 + 3,
         8192 * 21 + 100,
+        8192 + 64 * 1024 - 1,
+        8192 + 64 * 1024,
         (1 << 20) + 8192 * 3 + 1,
+        (4 << 20) + 8192 - 1,
+        (4 << 20) + 8192,
+        (4 << 20) + 8192 * 3 + 1,
     ];
     let ph_cases = [
         (1usize, 300usize),
@@ -293,6 +299,11 @@ fn tree_modes_equal_under_every_engine() {
             v.push(kt128(&data[..l], b""));
             v.push(kt128(&data[..l], b"custom"));
             v.push(kt256(&data[..l], b"c"));
+            // S_0 partly absorbed before the big update.
+            let mut h = keccakx::rfc9861::Kt128::new(b"");
+            h.update(&data[..l.min(100)]);
+            h.update(&data[l.min(100)..l]);
+            v.push(h.finalize_vec(32));
         }
         for &(b, l) in &ph_cases {
             v.push(ph128(&data[..l], b));
