@@ -1,6 +1,7 @@
 //! Multi-core: split one large `hash_many` call across threads (rayon), each
-//! part on a single-core engine. The split is by estimated work (blocks),
-//! contiguous, so every part writes its own slice of the output.
+//! piece on a single-core engine. The pieces are contiguous runs of about
+//! equal estimated work (bytes), several per thread, so every piece writes
+//! its own slice of the output and a slow thread simply takes fewer.
 
 use super::{Engine, LaneSpec};
 
@@ -65,7 +66,8 @@ pub(crate) fn split_points(
     let mut k = 1;
     for (i, c) in costs.enumerate() {
         acc += c;
-        if k < parts && acc * parts >= total * k && i + 1 < len {
+        // u64: no overflow on 32-bit targets (total ≤ 4 GiB, parts small).
+        if k < parts && acc as u64 * parts as u64 >= total as u64 * k as u64 && i + 1 < len {
             let snapped = (i + 1 + align / 2) / align * align;
             let last = *bounds.last().unwrap_or(&0);
             let cut = if snapped > last && snapped < len {
