@@ -134,31 +134,16 @@ fn hash_range(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]
 
 /// Message by message, spread over up to [`engine::threads`] cores.
 fn per_message(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]) {
+    // Contiguous ranges of about equal bytes, several per thread.
     #[cfg(feature = "std")]
-    {
-        let total: usize = messages.iter().map(|m| m.len() + 64).sum();
-        let parts = engine::piece_count(engine::effective_threads(), messages.len(), total, 1);
-        if parts > 1 {
-            // Contiguous ranges of about equal bytes, several per thread.
-            let bounds = engine::split_points(
-                messages.iter().map(|m| m.len() + 64),
-                total,
-                messages.len(),
-                parts,
-                1,
-            );
-            rayon::scope(|s| {
-                let mut rest = out;
-                for w in bounds.windows(2) {
-                    let (mine, tail) =
-                        core::mem::take(&mut rest).split_at_mut((w[1] - w[0]) * out_len);
-                    rest = tail;
-                    let part = &messages[w[0]..w[1]];
-                    s.spawn(move |_| hash_range(proto, part, out_len, mine));
-                }
-            });
-            return;
-        }
-    }
+    engine::for_each_piece(
+        messages,
+        out,
+        out_len,
+        |m| m.len() + 64,
+        1,
+        |part, mine| hash_range(proto, part, out_len, mine),
+    );
+    #[cfg(not(feature = "std"))]
     hash_range(proto, messages, out_len, out)
 }

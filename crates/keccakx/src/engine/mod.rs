@@ -13,9 +13,9 @@ mod threads;
 pub use scalar::Scalar;
 pub use simd::Simd;
 #[cfg(feature = "std")]
-pub use threads::{effective_threads, Threads};
+pub(crate) use threads::for_each_piece;
 #[cfg(feature = "std")]
-pub(crate) use threads::{piece_count, split_points};
+pub use threads::{effective_threads, Threads};
 
 use crate::error::{Error, Result};
 use crate::sponge::ByteSponge;

@@ -85,6 +85,41 @@ pub(crate) fn split_points(
     bounds
 }
 
+/// Runs `f(piece, its outputs)` over contiguous pieces of `items` (about
+/// equal `cost`, several per thread, inner cuts on multiples of `align`),
+/// each item owning `out_len` bytes of `out`; idle threads take pieces in
+/// turn and this returns when all are done. One thread, one item or little
+/// work: a single `f(items, out)` here.
+pub(crate) fn for_each_piece<T: Sync>(
+    items: &[T],
+    out: &mut [u8],
+    out_len: usize,
+    cost: impl Fn(&T) -> usize,
+    align: usize,
+    f: impl Fn(&[T], &mut [u8]) + Sync,
+) {
+    let threads = effective_threads();
+    if threads <= 1 || items.len() <= 1 {
+        return f(items, out);
+    }
+    let total: usize = items.iter().map(&cost).sum();
+    let parts = piece_count(threads, items.len(), total, align);
+    if parts <= 1 {
+        return f(items, out);
+    }
+    let bounds = split_points(items.iter().map(&cost), total, items.len(), parts, align);
+    let f = &f;
+    rayon::scope(|s| {
+        let mut rest = out;
+        for w in bounds.windows(2) {
+            let (mine, tail) = core::mem::take(&mut rest).split_at_mut((w[1] - w[0]) * out_len);
+            rest = tail;
+            let part = &items[w[0]..w[1]];
+            s.spawn(move |_| f(part, mine));
+        }
+    });
+}
+
 /// Runs an engine on up to [`super::threads`] cores (0: all cores).
 pub struct Threads {
     inner: &'static dyn Engine,
@@ -126,39 +161,17 @@ impl Engine for Threads {
             inputs.len() * out_len,
             "hash_many: output size mismatch"
         );
-        let threads = effective_threads();
-        if threads <= 1 || inputs.len() <= 1 || out_len == 0 {
+        if out_len == 0 {
             return self.inner.hash_many(spec, inputs, out_len, out);
         }
         // Work of a message in bytes: the message, its padding block and
         // its output. No division: with 16384 small messages a per-message
         // `len / rate` cost ~40 µs on the calling thread, a tenth of the
         // whole call on two threads (bench/NOTES.md).
-        let cost = |m: &[u8]| m.len() + spec.rate_bytes + out_len;
-        let total: usize = inputs.iter().map(|m| cost(m)).sum();
-        let parts = piece_count(threads, inputs.len(), total, LANE_GROUP);
-        if parts <= 1 {
-            return self.inner.hash_many(spec, inputs, out_len, out);
-        }
-        let bounds = split_points(
-            inputs.iter().map(|m| cost(m)),
-            total,
-            inputs.len(),
-            parts,
-            LANE_GROUP,
-        );
+        let cost = |m: &&[u8]| m.len() + spec.rate_bytes + out_len;
         let inner = self.inner;
-        // Every piece is a job; idle threads take them in turn. The scope
-        // returns when all are done.
-        rayon::scope(|s| {
-            let mut rest = out;
-            for w in bounds.windows(2) {
-                let (lo, hi) = (w[0], w[1]);
-                let (mine, tail) = core::mem::take(&mut rest).split_at_mut((hi - lo) * out_len);
-                rest = tail;
-                let part = &inputs[lo..hi];
-                s.spawn(move |_| inner.hash_many(spec, part, out_len, mine));
-            }
+        for_each_piece(inputs, out, out_len, cost, LANE_GROUP, |part, mine| {
+            inner.hash_many(spec, part, out_len, mine)
         });
     }
 }
