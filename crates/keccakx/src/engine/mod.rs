@@ -5,6 +5,8 @@
 //! The engine is chosen once at run time (CPU features) and can be forced
 //! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable.
 
+#[cfg(feature = "std")]
+mod helpers;
 mod scalar;
 mod simd;
 #[cfg(feature = "std")]

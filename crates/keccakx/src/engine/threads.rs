@@ -10,13 +10,13 @@ use super::{Engine, LaneSpec};
 const MIN_PARALLEL_BYTES: usize = 64 * 1024;
 
 /// Pieces per thread. A call is cut into more pieces than threads and the
-/// threads take pieces as they come free, so a core that starts late (a
+/// threads take pieces as they come free, so a helper that starts late (a
 /// worker waking from sleep) or runs slower (cold caches, a busy host) ends
-/// up with less of the work instead of holding up the call. bench/NOTES.md:
-/// KT128 of 1 MiB right after a one-thread call, two halves 0.78-0.98x one
-/// thread, eight pieces 1.35-1.44x; with both threads warm the two are
-/// within a few per cent.
-const PIECES_PER_THREAD: usize = 4;
+/// up with less of the work instead of holding up the call, and the caller
+/// waits at most one small piece for the last helper. bench/NOTES.md
+/// ("Waking threads"): KT128 leaves of 1 MiB on two threads, 4 pieces per
+/// thread 62 µs median, 8 or 16 per thread 54-60 µs (one thread 101 µs).
+const PIECES_PER_THREAD: usize = 8;
 
 /// No piece smaller than this (bytes of work): below it, the cost of taking
 /// a piece shows.
@@ -87,8 +87,9 @@ pub(crate) fn split_points(
 
 /// Runs `f(piece, its outputs)` over contiguous pieces of `items` (about
 /// equal `cost`, several per thread, inner cuts on multiples of `align`),
-/// each item owning `out_len` bytes of `out`; idle threads take pieces in
-/// turn and this returns when all are done. One thread, one item or little
+/// each item owning `out_len` bytes of `out`; the calling thread and up to
+/// `threads - 1` rayon helpers take pieces in turn (helpers.rs says why
+/// not `rayon::scope`) and this returns when all are done. One thread, one item or little
 /// work: a single `f(items, out)` here.
 pub(crate) fn for_each_piece<T: Sync>(
     items: &[T],
@@ -108,17 +109,27 @@ pub(crate) fn for_each_piece<T: Sync>(
         return f(items, out);
     }
     let bounds = split_points(items.iter().map(&cost), total, items.len(), parts, align);
-    let f = &f;
-    rayon::scope(|s| {
-        let mut rest = out;
-        for w in bounds.windows(2) {
-            let (mine, tail) = core::mem::take(&mut rest).split_at_mut((w[1] - w[0]) * out_len);
-            rest = tail;
-            let part = &items[w[0]..w[1]];
-            s.spawn(move |_| f(part, mine));
-        }
-    });
+    // Piece i owns out[bounds[i] * out_len..bounds[i + 1] * out_len]; each
+    // index is handed out once, so the slices never overlap.
+    let out_base = OutPtr(out.as_mut_ptr());
+    let piece = |i: usize| {
+        let (a, b) = (bounds[i], bounds[i + 1]);
+        let base = out_base;
+        // SAFETY: in bounds of `out` (bounds end at items.len()), disjoint
+        // from every other piece, and `out` outlives `run_pieces`.
+        let mine =
+            unsafe { core::slice::from_raw_parts_mut(base.0.add(a * out_len), (b - a) * out_len) };
+        f(&items[a..b], mine)
+    };
+    super::helpers::run_pieces(bounds.len() - 1, threads - 1, &piece);
 }
+
+/// `out`'s address, shared by the pieces that write disjoint parts of it.
+#[derive(Clone, Copy)]
+struct OutPtr(*mut u8);
+// SAFETY: only used to build the disjoint per-piece slices above.
+unsafe impl Send for OutPtr {}
+unsafe impl Sync for OutPtr {}
 
 /// Runs an engine on up to [`super::threads`] cores (0: all cores).
 pub struct Threads {
@@ -189,8 +200,9 @@ mod tests {
 
     #[test]
     fn piece_count_bounds() {
-        // KT128 of 1 MiB on two threads: 127 leaves, 8 pieces of ~16.
-        assert_eq!(piece_count(2, 127, 1 << 20, 8), 8);
+        // KT128 of 1 MiB on two threads: 127 leaves, 15 pieces of ~8
+        // (whole groups of 8 SIMD lanes).
+        assert_eq!(piece_count(2, 127, 1 << 20, 8), 15);
         // Never fewer pieces than threads (when there are enough items),
         // never more than items, never below MIN_PIECE_BYTES per piece
         // unless that would leave a thread idle.
