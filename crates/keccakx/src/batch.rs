@@ -142,6 +142,7 @@ fn per_message(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8
         out_len,
         |m| m.len() + 64,
         1,
+        &mut || {},
         |part, mine| hash_range(proto, part, out_len, mine),
     );
     #[cfg(not(feature = "std"))]

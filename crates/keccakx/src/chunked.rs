@@ -17,7 +17,9 @@ const BATCH_BYTES: usize = 1024 * 1024;
 const MAX_CHUNKS_PER_CALL: usize = 4096;
 
 /// Hashes chunk after chunk; hands chaining values to a sink in order (the
-/// mode's final node counts them).
+/// mode's final node counts them). The sink may also be called with no
+/// values: the first call during an engine call is for the mode's serial
+/// work (see `hash_chunks`).
 #[derive(Clone)]
 pub(crate) struct ChunkHasher {
     spec: LaneSpec,
@@ -50,16 +52,22 @@ impl ChunkHasher {
     }
 
     /// Hash `data` as consecutive chunks (the last may be short) on the engine.
+    /// The sink runs on this thread during each engine call, with the
+    /// previous call's chaining values (none for the first: the mode may do
+    /// its own serial work then), and once more after the last call.
     fn hash_chunks(&mut self, data: &[u8], sink: &mut dyn FnMut(&[u8])) {
-        let mut cvs = Vec::new();
+        let (mut prev, mut cur) = (Vec::new(), Vec::new());
         let mut pieces: Vec<&[u8]> = Vec::new();
         for group in data.chunks(self.chunk_len * MAX_CHUNKS_PER_CALL) {
             pieces.clear();
             pieces.extend(group.chunks(self.chunk_len));
-            cvs.resize(pieces.len() * self.cv_len, 0);
-            engine::hash_many(&self.spec, &pieces, self.cv_len, &mut cvs);
-            sink(&cvs);
+            cur.resize(pieces.len() * self.cv_len, 0);
+            engine::hash_many_beside(&self.spec, &pieces, self.cv_len, &mut cur, &mut || {
+                sink(&prev)
+            });
+            core::mem::swap(&mut prev, &mut cur);
         }
+        sink(&prev);
     }
 
     pub fn update(&mut self, mut data: &[u8], sink: &mut dyn FnMut(&[u8])) {

@@ -256,13 +256,18 @@ impl<const R: usize> Kt<R> {
     }
 
     pub fn update(&mut self, mut data: &[u8]) {
+        // Bytes of S_0 still to absorb once leaves follow them: absorbed by
+        // the sink's first call, which runs while other threads start on
+        // the leaves (chunked.rs), instead of before them.
+        let mut first: &[u8] = &[];
         if self.leaves.is_none() {
-            let take = self.final_node.absorb_first_chunk(data);
-            data = &data[take..];
-            if data.is_empty() {
+            let room = CHUNK - self.final_node.first_chunk_len();
+            if data.len() <= room {
+                self.final_node.absorb_first_chunk(data);
                 return;
             }
             // More than one chunk: the rest of S goes to the leaves.
+            (first, data) = data.split_at(room);
             self.leaves = Some(ChunkHasher::new(
                 KtFinalNode::<R>::LEAF_SPEC,
                 CHUNK,
@@ -271,7 +276,16 @@ impl<const R: usize> Kt<R> {
         }
         let final_node = &mut self.final_node;
         if let Some(leaves) = &mut self.leaves {
-            leaves.update(data, &mut |cvs| final_node.push_cvs(cvs));
+            leaves.update(data, &mut |cvs| {
+                if !first.is_empty() {
+                    final_node.absorb_first_chunk(core::mem::take(&mut first));
+                }
+                final_node.push_cvs(cvs)
+            });
+        }
+        // No engine call (the leaves were only buffered): S_0 now.
+        if !first.is_empty() {
+            self.final_node.absorb_first_chunk(first);
         }
     }
 

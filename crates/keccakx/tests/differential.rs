@@ -1170,3 +1170,42 @@ fn reference_crates_reproduce_sp800_185_samples() {
         );
     }
 }
+
+/// More blocks than one engine call takes (4096): the chunker hands the
+/// previous call's chaining values to the outer sponge while the next call
+/// runs (chunked.rs); the order must hold across calls, in one update and
+/// split unevenly, on one thread and on all.
+#[test]
+fn parallelhash_across_engine_calls() {
+    let (_g, mut rng) = SeedGuard::new("parallelhash_across_engine_calls");
+    for (b, blocks) in [
+        (1usize, 4096usize * 2 + 1),
+        (3, 4096 * 3),
+        (16, 4096 + 7),
+        (8, 4095),
+    ] {
+        let m = rng.bytes(b * blocks + b / 2);
+        for threads in [1, 0] {
+            keccakx::engine::set_threads(threads);
+            let want = ref_parallelhash(128, &m, b, b"S", 32, false);
+            let mut one = keccakx::sp800_185::ParallelHash128::new(b, b"S").unwrap();
+            one.update(&m);
+            check(
+                &one.finalize_vec(32),
+                &want,
+                &format!("B {b} blocks {blocks} one update"),
+            );
+            let want = ref_parallelhash(256, &m, b, b"", 48, true);
+            let mut two = keccakx::sp800_185::ParallelHash256::new(b, b"").unwrap();
+            let cut = m.len() / 3 + 1;
+            two.update(&m[..cut]);
+            two.update(&m[cut..]);
+            check(
+                &two.finalize_xof().read_vec(48),
+                &want,
+                &format!("B {b} blocks {blocks} two updates"),
+            );
+        }
+    }
+    keccakx::engine::set_threads(0);
+}

@@ -109,9 +109,18 @@ impl Shared {
 
 /// Runs `task(0)`, ..., `task(pieces - 1)`, each exactly once, on the
 /// calling thread and up to `helpers` rayon threads; returns when all are
-/// done. Pieces are taken in order, first come first served.
-pub(crate) fn run_pieces(pieces: usize, helpers: usize, task: &(dyn Fn(usize) + Sync)) {
+/// done. Pieces are taken in order, first come first served. `side` runs
+/// once on the calling thread while the helpers already take pieces: serial
+/// work of the caller's (a tree's first chunk, the previous call's chaining
+/// values) that would otherwise wait for, or hold up, the parallel part.
+pub(crate) fn run_pieces(
+    pieces: usize,
+    helpers: usize,
+    task: &(dyn Fn(usize) + Sync),
+    side: &mut dyn FnMut(),
+) {
     if helpers == 0 || pieces <= 1 {
+        side();
         return (0..pieces).for_each(task);
     }
     // SAFETY (lifetime erasure): `Wait` below closes the work and waits for
@@ -140,6 +149,7 @@ pub(crate) fn run_pieces(pieces: usize, helpers: usize, task: &(dyn Fn(usize) + 
         let mine = Arc::clone(&shared);
         rayon::spawn(move || mine.help());
     }
+    side();
     // SAFETY: the caller's own task borrow is alive here.
     unsafe { shared.work() };
     drop(wait);
@@ -155,9 +165,16 @@ mod tests {
         for pieces in [0, 1, 2, 3, 8, 64, 1000] {
             for helpers in [0, 1, 3, 16] {
                 let hits: Vec<AtomicUsize> = (0..pieces).map(|_| AtomicUsize::new(0)).collect();
-                run_pieces(pieces, helpers, &|i| {
-                    hits[i].fetch_add(1, Ordering::Relaxed);
-                });
+                let mut sides = 0;
+                run_pieces(
+                    pieces,
+                    helpers,
+                    &|i| {
+                        hits[i].fetch_add(1, Ordering::Relaxed);
+                    },
+                    &mut || sides += 1,
+                );
+                assert_eq!(sides, 1);
                 assert!(
                     hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
                     "pieces {pieces} helpers {helpers}"
@@ -171,11 +188,21 @@ mod tests {
         // A piece that itself splits work (batch of tree-mode messages):
         // no thread may wait on work only it could do.
         let total = AtomicUsize::new(0);
-        run_pieces(16, 3, &|_| {
-            run_pieces(16, 3, &|j| {
-                total.fetch_add(j, Ordering::Relaxed);
-            });
-        });
+        run_pieces(
+            16,
+            3,
+            &|_| {
+                run_pieces(
+                    16,
+                    3,
+                    &|j| {
+                        total.fetch_add(j, Ordering::Relaxed);
+                    },
+                    &mut || {},
+                );
+            },
+            &mut || {},
+        );
         assert_eq!(total.load(Ordering::Relaxed), 16 * (0..16).sum::<usize>());
     }
 
@@ -186,21 +213,26 @@ mod tests {
         // freeing what the helpers read, before they are out.
         let inside = AtomicUsize::new(0);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_pieces(16, 3, &|_| {
-                if rayon::current_thread_index().is_none() {
-                    // Panic only once a helper is inside a piece.
-                    let t0 = std::time::Instant::now();
-                    while inside.load(Ordering::SeqCst) == 0
-                        && t0.elapsed() < std::time::Duration::from_secs(5)
-                    {
-                        std::thread::yield_now();
+            run_pieces(
+                16,
+                3,
+                &|_| {
+                    if rayon::current_thread_index().is_none() {
+                        // Panic only once a helper is inside a piece.
+                        let t0 = std::time::Instant::now();
+                        while inside.load(Ordering::SeqCst) == 0
+                            && t0.elapsed() < std::time::Duration::from_secs(5)
+                        {
+                            std::thread::yield_now();
+                        }
+                        panic!("caller's piece");
                     }
-                    panic!("caller's piece");
-                }
-                inside.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                inside.fetch_sub(1, Ordering::SeqCst);
-            })
+                    inside.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    inside.fetch_sub(1, Ordering::SeqCst);
+                },
+                &mut || {},
+            )
         }));
         assert!(r.is_err());
         assert_eq!(inside.load(Ordering::SeqCst), 0);

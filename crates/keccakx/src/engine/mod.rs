@@ -195,3 +195,25 @@ pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u
         current().hash_many(spec, inputs, out_len, out)
     }
 }
+
+/// [`hash_many`], running `side()` once on the calling thread while other
+/// threads (if any) already hash the inputs: the modes put their serial
+/// work there (KT's first chunk, absorbing the previous call's chaining
+/// values), so it no longer adds to the parallel part's time.
+pub(crate) fn hash_many_beside(
+    spec: &LaneSpec,
+    inputs: &[&[u8]],
+    out_len: usize,
+    out: &mut [u8],
+    side: &mut dyn FnMut(),
+) {
+    #[cfg(feature = "std")]
+    {
+        Threads::new(current()).hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        side();
+        hash_many(spec, inputs, out_len, out)
+    }
+}

@@ -85,7 +85,8 @@ pub(crate) fn split_points(
     bounds
 }
 
-/// Runs `f(piece, its outputs)` over contiguous pieces of `items` (about
+/// Runs `side()` once on the calling thread and `f(piece, its outputs)` over
+/// contiguous pieces of `items` (about
 /// equal `cost`, several per thread, inner cuts on multiples of `align`),
 /// each item owning `out_len` bytes of `out`; the calling thread and up to
 /// `threads - 1` rayon helpers take pieces in turn (helpers.rs says why
@@ -97,15 +98,18 @@ pub(crate) fn for_each_piece<T: Sync>(
     out_len: usize,
     cost: impl Fn(&T) -> usize,
     align: usize,
+    side: &mut dyn FnMut(),
     f: impl Fn(&[T], &mut [u8]) + Sync,
 ) {
     let threads = effective_threads();
     if threads <= 1 || items.len() <= 1 {
+        side();
         return f(items, out);
     }
     let total: usize = items.iter().map(&cost).sum();
     let parts = piece_count(threads, items.len(), total, align);
     if parts <= 1 {
+        side();
         return f(items, out);
     }
     let bounds = split_points(items.iter().map(&cost), total, items.len(), parts, align);
@@ -121,7 +125,7 @@ pub(crate) fn for_each_piece<T: Sync>(
             unsafe { core::slice::from_raw_parts_mut(base.0.add(a * out_len), (b - a) * out_len) };
         f(&items[a..b], mine)
     };
-    super::helpers::run_pieces(bounds.len() - 1, threads - 1, &piece);
+    super::helpers::run_pieces(bounds.len() - 1, threads - 1, &piece, side);
 }
 
 /// `out`'s address, shared by the pieces that write disjoint parts of it.
@@ -167,12 +171,28 @@ impl Engine for Threads {
     }
 
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+        self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
+    }
+}
+
+impl Threads {
+    /// [`Engine::hash_many`], running `side()` on the calling thread while
+    /// other threads start on the inputs (see `helpers::run_pieces`).
+    pub(crate) fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
         assert_eq!(
             out.len(),
             inputs.len() * out_len,
             "hash_many: output size mismatch"
         );
         if out_len == 0 {
+            side();
             return self.inner.hash_many(spec, inputs, out_len, out);
         }
         // Work of a message in bytes: the message, its padding block and
@@ -181,9 +201,15 @@ impl Engine for Threads {
         // whole call on two threads (bench/NOTES.md).
         let cost = |m: &&[u8]| m.len() + spec.rate_bytes + out_len;
         let inner = self.inner;
-        for_each_piece(inputs, out, out_len, cost, LANE_GROUP, |part, mine| {
-            inner.hash_many(spec, part, out_len, mine)
-        });
+        for_each_piece(
+            inputs,
+            out,
+            out_len,
+            cost,
+            LANE_GROUP,
+            side,
+            |part, mine| inner.hash_many(spec, part, out_len, mine),
+        );
     }
 }
 
