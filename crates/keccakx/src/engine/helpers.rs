@@ -23,43 +23,6 @@ const CLOSED: usize = 1 << (usize::BITS - 1);
 /// finishes its last piece (a piece is tens of microseconds at most).
 const SPINS_BEFORE_YIELD: u32 = 1 << 12;
 
-/// How long a helper stays on its core after its work, running whatever
-/// rayon has queued (the next call's helper job, typically) before it lets
-/// the pool put it to sleep. A sleeping pool thread took 16 µs on average to
-/// start on the next call of a 1 MiB batch and 100-300 µs between 64 MiB
-/// KT128 hashes on the 2-vCPU VM (bench/NOTES.md, "Waking threads"); the
-/// price is up to this much spinning on one core after the last call.
-const LINGER: std::time::Duration = std::time::Duration::from_micros(200);
-
-std::thread_local! {
-    /// Set while this thread lingers: a helper job run from the linger loop
-    /// returns straight back to it instead of lingering again (no nesting).
-    static LINGERING: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-}
-
-/// Keep this pool thread busy for up to [`LINGER`] after its last piece,
-/// running rayon's queued jobs as they come (the deadline restarts after
-/// each), so the next call's helper starts at once instead of waking it.
-fn linger() {
-    if LINGERING.with(|l| l.replace(true)) {
-        return;
-    }
-    let mut until = std::time::Instant::now() + LINGER;
-    loop {
-        match rayon::yield_now() {
-            Some(rayon::Yield::Executed) => until = std::time::Instant::now() + LINGER,
-            Some(rayon::Yield::Idle) => {
-                if std::time::Instant::now() >= until {
-                    break;
-                }
-                core::hint::spin_loop();
-            }
-            None => break,
-        }
-    }
-    LINGERING.with(|l| l.set(false));
-}
-
 /// The task with its borrow's lifetime erased. Only dereferenced by a
 /// helper that entered `Shared::active` before `CLOSED` was set; the caller
 /// does not return (or unwind) before every such helper has left.
@@ -184,11 +147,7 @@ pub(crate) fn run_pieces(
     let wait = Wait(&shared);
     for _ in 0..helpers.min(pieces - 1) {
         let mine = Arc::clone(&shared);
-        rayon::spawn(move || {
-            mine.help();
-            drop(mine);
-            linger();
-        });
+        rayon::spawn(move || mine.help());
     }
     side();
     // SAFETY: the caller's own task borrow is alive here.
