@@ -1,10 +1,14 @@
 //! Reading inputs with bounded memory: regular files are memory-mapped one
 //! 16 MiB window at a time; everything else
-//! (stdin, pipes, devices, `--no-mmap`) is read with one 2 MiB buffer.
+//! (stdin, pipes, devices, `--no-mmap`) is read with 2 MiB buffers.
+//! With more than one thread allowed, a second thread maps or reads the
+//! next window or buffer while this one hashes the current one (two
+//! windows, or three buffers, at a time).
 
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, Read};
+use std::sync::mpsc;
 
 use crate::algo::Algo;
 
@@ -62,9 +66,79 @@ pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8
             }
         }
         // Some files (procfs, sysfs) report size 0 yet have content.
-        return hash_reader(file, algo, (len > 0).then_some(len));
+        return hash_file_reader(file, algo, (len > 0).then_some(len));
     }
-    hash_reader(file, algo, None)
+    hash_file_reader(file, algo, None)
+}
+
+/// Whether reading ahead on a second thread can pay: more than one thread
+/// allowed (`--threads`), and more than one buffer of input (or unknown).
+fn read_ahead(len: Option<u64>, unit: usize) -> bool {
+    // `map_or`, not `is_none_or`: the crate builds on Rust 1.80.
+    #[allow(clippy::unnecessary_map_or)]
+    let more = len.map_or(true, |l| l > unit as u64);
+    keccakx::engine::effective_threads() > 1 && more
+}
+
+/// Produces items with `next` on a second thread, one ahead of `use_item`
+/// on this one, so reading or mapping the next piece of input overlaps
+/// hashing this one (double buffering: the producer hands an item over
+/// only when this thread takes it). `use_item` may give its item back for
+/// reuse, and `next` gets it when there is one; `next` returns `Ok(None)`
+/// at the end, and its first error ends the run.
+fn overlapped<T: Send>(
+    mut next: impl FnMut(Option<T>) -> io::Result<Option<T>> + Send,
+    mut use_item: impl FnMut(T) -> Option<T>,
+) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        // Created in here so that an early return drops them before the
+        // scope joins the producer, which then stops at its next send.
+        let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<T>>(0);
+        let (back_tx, back_rx) = mpsc::channel::<T>();
+        scope.spawn(move || loop {
+            match next(back_rx.try_recv().ok()) {
+                Ok(Some(item)) => {
+                    if full_tx.send(Ok(item)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = full_tx.send(Err(e));
+                    return;
+                }
+            }
+        });
+        for item in full_rx {
+            if let Some(spare) = use_item(item?) {
+                let _ = back_tx.send(spare);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// [`hash_reader`] for a file (regular or not): reads ahead on a second
+/// thread when that can pay.
+fn hash_file_reader(mut file: File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
+    if !read_ahead(len, BUF_SIZE) || (algo.needs_length() && len.is_none()) {
+        return hash_reader(file, algo, len);
+    }
+    let mut s = algo.start(len);
+    overlapped(
+        |spare: Option<Vec<u8>>| {
+            let mut buf = spare.unwrap_or_default();
+            buf.resize(BUF_SIZE, 0);
+            let n = read_full(&mut file, &mut buf)?;
+            buf.truncate(n);
+            Ok((n > 0).then_some(buf))
+        },
+        |buf| {
+            s.update(&buf);
+            Some(buf)
+        },
+    )?;
+    s.finish().map_err(io::Error::other)
 }
 
 /// Hash `file` through memory maps of one window at a time, each mapped
@@ -72,30 +146,56 @@ pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8
 /// unmapped before the next; `None` when the file cannot be mapped (the
 /// caller then reads it).
 fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
-    let mut s = algo.start(Some(len));
-    let mut off = 0u64;
-    while off < len {
+    let window = |off: u64| {
         let n = (len - off).min(MAP_WINDOW as u64) as usize;
-        // SAFETY: the map is read-only and lives only for this iteration.
-        // The one hazard of mapping a file is another process truncating it
-        // while we read (the kernel then raises SIGBUS); tools that mmap
-        // (b3sum, ripgrep) accept the same trade-off, `--no-mmap` avoids it.
-        let map = unsafe {
+        // SAFETY: the map is read-only and dropped once hashed. The one
+        // hazard of mapping a file is another process truncating it while
+        // we read (the kernel then raises SIGBUS); tools that mmap (b3sum,
+        // ripgrep) accept the same trade-off, `--no-mmap` avoids it.
+        unsafe {
             memmap2::MmapOptions::new()
                 .offset(off)
                 .len(n)
                 .populate()
                 .map(file)
-        };
-        match map {
-            Ok(m) => s.update(&m),
-            // The first window failing means this file cannot be mapped.
-            Err(_) if off == 0 => return None,
-            Err(e) => return Some(Err(e)),
         }
-        off += n as u64;
+    };
+    // The first window failing means this file cannot be mapped.
+    let first = window(0).ok()?;
+    let mut s = algo.start(Some(len));
+    let mut off = first.len() as u64;
+    if !read_ahead(Some(len), MAP_WINDOW) {
+        s.update(&first);
+        drop(first);
+        while off < len {
+            match window(off) {
+                Ok(m) => s.update(&m),
+                Err(e) => return Some(Err(e)),
+            }
+            off += MAP_WINDOW as u64;
+        }
+        return Some(s.finish().map_err(io::Error::other));
     }
-    Some(s.finish().map_err(io::Error::other))
+    let mut first = Some(first);
+    let run = overlapped(
+        |_| {
+            if let Some(m) = first.take() {
+                return Ok(Some(m));
+            }
+            if off >= len {
+                return Ok(None);
+            }
+            let m = window(off)?;
+            off += m.len() as u64;
+            Ok(Some(m))
+        },
+        // Unmapped here, once hashed: at most two windows are mapped.
+        |m| {
+            s.update(&m);
+            None
+        },
+    );
+    Some(run.and_then(|()| s.finish().map_err(io::Error::other)))
 }
 
 /// Read `r` to the end: `Interrupted` is retried, other errors end the file.

@@ -1082,3 +1082,66 @@ fn bench_measures_and_rejects_bad_arguments() {
         assert_eq!(code(&o), 2, "{bad:?}");
     }
 }
+
+/// Files are read or mapped one buffer or window ahead on a second thread
+/// when more than one thread is allowed (src/input.rs): the digests equal
+/// the library's at the 2 MiB buffer and 16 MiB window edges, mapped and
+/// read, on one thread and on all, and through a named pipe.
+#[test]
+fn read_ahead_equals_library_at_buffer_and_window_edges() {
+    let dir = scratch("read-ahead");
+    const MIB: usize = 1 << 20;
+    let sizes = [
+        2 * MIB - 1,
+        2 * MIB,
+        2 * MIB + 1,
+        4 * MIB + 5,
+        16 * MIB,
+        16 * MIB + 1,
+        35 * MIB + 7,
+    ];
+    let data: Vec<u8> = (0..*sizes.iter().max().unwrap())
+        .map(|i| {
+            (i as u64)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(17) as u8
+        })
+        .collect();
+    let lib = |algo: &str, msg: &[u8]| {
+        let mut h = keccakx::registry::Hasher::new(algo, &Default::default()).unwrap();
+        h.update(msg);
+        hex(&h.finalize_reader().read_vec(32))
+    };
+    for &n in &sizes {
+        let name = format!("f{n}");
+        std::fs::write(dir.join(&name), &data[..n]).unwrap();
+        for algo in ["kt128", "sha3-256"] {
+            let want = lib(algo, &data[..n]);
+            for extra in [&[][..], &["--no-mmap"][..]] {
+                for threads in ["1", "0"] {
+                    let mut a = vec!["--threads", threads, "sum", "-a", algo];
+                    a.extend_from_slice(extra);
+                    a.push(&name);
+                    let o = run_in(&dir, &args(&a), b"");
+                    assert_eq!(code(&o), 0, "{a:?}: {}", String::from_utf8_lossy(&o.stderr));
+                    let got = String::from_utf8_lossy(&o.stdout);
+                    assert!(got.starts_with(&want), "{a:?}: {got} vs {want}");
+                }
+            }
+        }
+    }
+    // A named pipe: a file of unknown length, read ahead as well.
+    let fifo = dir.join("fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let n = 5 * MIB + 3;
+    let writer = {
+        let (fifo, msg) = (fifo.clone(), data[..n].to_vec());
+        std::thread::spawn(move || std::fs::write(fifo, msg).unwrap())
+    };
+    let o = run_in(&dir, &args(&["sum", "-a", "kt128", "fifo"]), b"");
+    writer.join().unwrap();
+    assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with(&lib("kt128", &data[..n])));
+}
