@@ -1,9 +1,10 @@
 //! Reading inputs with bounded memory: regular files are memory-mapped one
 //! 16 MiB window at a time; everything else
 //! (stdin, pipes, devices, `--no-mmap`) is read with 2 MiB buffers.
-//! With more than one thread allowed, a second thread maps or reads the
-//! next window or buffer while this one hashes the current one (two
-//! windows, or three buffers, at a time).
+//! For files (regular, pipes, devices, not standard input), with more than
+//! one thread allowed, a second thread maps or reads the next window or
+//! buffer while this one hashes the current one (two windows, or three
+//! buffers, at a time).
 
 use std::ffi::OsStr;
 use std::fs::File;

@@ -85,13 +85,13 @@ pub(crate) fn split_points(
     bounds
 }
 
-/// Runs `side()` once on the calling thread and `f(piece, its outputs)` over
-/// contiguous pieces of `items` (about
-/// equal `cost`, several per thread, inner cuts on multiples of `align`),
-/// each item owning `out_len` bytes of `out`; the calling thread and up to
-/// `threads - 1` rayon helpers take pieces in turn (helpers.rs says why
-/// not `rayon::scope`) and this returns when all are done. One thread, one item or little
-/// work: a single `f(items, out)` here.
+/// Runs `side()` once on the calling thread and `f(piece, its outputs)`
+/// over contiguous pieces of `items` (about equal `cost`, several per
+/// thread, inner cuts on multiples of `align`), each item owning `out_len`
+/// bytes of `out`. The calling thread and up to `threads - 1` rayon helpers
+/// take pieces in turn (helpers.rs says why not `rayon::scope`); this
+/// returns when all are done. One thread, one item or little work: `side()`
+/// and a single `f(items, out)` here.
 pub(crate) fn for_each_piece<T: Sync>(
     items: &[T],
     out: &mut [u8],
@@ -149,33 +149,7 @@ impl Threads {
     pub fn inner(&self) -> &'static dyn Engine {
         self.inner
     }
-}
 
-/// Threads the multi-core paths use now: the [`super::set_threads`] limit,
-/// or all of rayon's pool (one per core) when it is 0.
-pub fn effective_threads() -> usize {
-    let pool = rayon::current_num_threads().max(1);
-    match super::threads() {
-        0 => pool,
-        n => n.min(pool),
-    }
-}
-
-impl Engine for Threads {
-    fn name(&self) -> &'static str {
-        "threads"
-    }
-
-    fn is_available(&self) -> bool {
-        self.inner.is_available()
-    }
-
-    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-        self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
-    }
-}
-
-impl Threads {
     /// [`Engine::hash_many`], running `side()` on the calling thread while
     /// other threads start on the inputs (see `helpers::run_pieces`).
     pub(crate) fn hash_many_beside(
@@ -210,6 +184,30 @@ impl Threads {
             side,
             |part, mine| inner.hash_many(spec, part, out_len, mine),
         );
+    }
+}
+
+/// Threads the multi-core paths use now: the [`super::set_threads`] limit,
+/// or all of rayon's pool (one per core) when it is 0.
+pub fn effective_threads() -> usize {
+    let pool = rayon::current_num_threads().max(1);
+    match super::threads() {
+        0 => pool,
+        n => n.min(pool),
+    }
+}
+
+impl Engine for Threads {
+    fn name(&self) -> &'static str {
+        "threads"
+    }
+
+    fn is_available(&self) -> bool {
+        self.inner.is_available()
+    }
+
+    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+        self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
     }
 }
 
