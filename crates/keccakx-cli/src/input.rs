@@ -81,16 +81,25 @@ fn read_ahead(len: Option<u64>, unit: usize) -> bool {
     keccakx::engine::effective_threads() > 1 && more
 }
 
-/// Produces items with `next` on a second thread, one ahead of `use_item`
-/// on this one, so reading or mapping the next piece of input overlaps
-/// hashing this one (double buffering: the producer hands an item over
-/// only when this thread takes it). `use_item` may give its item back for
+/// Runs `use_item` on every item `next` produces, in order. With `ahead`,
+/// `next` runs on a second thread, one item ahead, so reading or mapping
+/// the next piece of input overlaps hashing this one (double buffering:
+/// the producer hands an item over only when this thread takes it);
+/// without, both run here in turn. `use_item` may give its item back for
 /// reuse, and `next` gets it when there is one; `next` returns `Ok(None)`
 /// at the end, and its first error ends the run.
-fn overlapped<T: Send>(
+fn pipeline<T: Send>(
+    ahead: bool,
     mut next: impl FnMut(Option<T>) -> io::Result<Option<T>> + Send,
     mut use_item: impl FnMut(T) -> Option<T>,
 ) -> io::Result<()> {
+    if !ahead {
+        let mut spare = None;
+        while let Some(item) = next(spare.take())? {
+            spare = use_item(item);
+        }
+        return Ok(());
+    }
     std::thread::scope(|scope| {
         // Created in here so that an early return drops them before the
         // scope joins the producer, which then stops at its next send.
@@ -120,13 +129,14 @@ fn overlapped<T: Send>(
 }
 
 /// [`hash_reader`] for a file (regular or not): reads ahead on a second
-/// thread when that can pay.
+/// thread when that can pay ([`read_ahead`]).
 fn hash_file_reader(mut file: File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
-    if !read_ahead(len, BUF_SIZE) || (algo.needs_length() && len.is_none()) {
+    if algo.needs_length() && len.is_none() {
         return hash_reader(file, algo, len);
     }
     let mut s = algo.start(len);
-    overlapped(
+    pipeline(
+        read_ahead(len, BUF_SIZE),
         |spare: Option<Vec<u8>>| {
             let mut buf = spare.unwrap_or_default();
             buf.resize(BUF_SIZE, 0);
@@ -165,20 +175,9 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
     let first = window(0).ok()?;
     let mut s = algo.start(Some(len));
     let mut off = first.len() as u64;
-    if !read_ahead(Some(len), MAP_WINDOW) {
-        s.update(&first);
-        drop(first);
-        while off < len {
-            match window(off) {
-                Ok(m) => s.update(&m),
-                Err(e) => return Some(Err(e)),
-            }
-            off += MAP_WINDOW as u64;
-        }
-        return Some(s.finish().map_err(io::Error::other));
-    }
     let mut first = Some(first);
-    let run = overlapped(
+    let run = pipeline(
+        read_ahead(Some(len), MAP_WINDOW),
         |_| {
             if let Some(m) = first.take() {
                 return Ok(Some(m));
@@ -190,7 +189,8 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
             off += m.len() as u64;
             Ok(Some(m))
         },
-        // Unmapped here, once hashed: at most two windows are mapped.
+        // Unmapped here, once hashed: at most two windows are mapped (one
+        // without reading ahead).
         |m| {
             s.update(&m);
             None
