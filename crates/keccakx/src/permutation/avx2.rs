@@ -24,6 +24,7 @@ pub fn available() -> bool {
 unsafe impl Lanes for __m256i {
     const N: usize = 4;
     const FAST_XOR3: bool = false;
+    const BY_ROWS: bool = true;
 
     #[inline(always)]
     unsafe fn zero() -> Self {

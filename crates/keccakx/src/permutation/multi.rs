@@ -25,6 +25,11 @@ pub(crate) unsafe trait Lanes: Copy {
     /// Whether `xor3` is one instruction (AVX-512 VPTERNLOGQ): then θ's
     /// column effect is applied with one three-way xor per lane.
     const FAST_XOR3: bool;
+    /// Whether rounds go through [`round_by_rows`] (memory in, memory out,
+    /// one χ row at a time): for 16-register vector sets, where the generic
+    /// round spills. The scalar `u64` build is faster with the generic
+    /// round (bench/NOTES.md, "Sixteen registers").
+    const BY_ROWS: bool = false;
 
     unsafe fn zero() -> Self;
     unsafe fn splat(x: u64) -> Self;
@@ -118,6 +123,94 @@ unsafe fn round<V: Lanes>(a: &mut [V; 25], rc: u64) {
     }
 }
 
+/// One round read from `a` and written to `e`, one output row at a time
+/// (θ's parities and D first, then per row of χ its five π sources through
+/// θ's effect and ρ): the live set is D plus one row, so 16-register
+/// instruction sets keep it in registers and read each lane from memory
+/// where an operand is needed, instead of the generic round's ~55 values.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set; `a` must be readable and `e`
+/// writable for 25 vectors; they must not overlap.
+#[inline(always)]
+unsafe fn round_by_rows<V: Lanes>(a: *const V, e: *mut V, rc: u64) {
+    // SAFETY: forwarded contract; every index is below 25.
+    unsafe {
+        let ld = |i: usize| a.add(i).read();
+        let mut c = [V::zero(); 5];
+        for x in 0..5 {
+            c[x] = V::xor3(
+                V::xor3(ld(x), ld(x + 5), ld(x + 10)),
+                ld(x + 15),
+                ld(x + 20),
+            );
+        }
+        let mut d = [V::zero(); 5];
+        for x in 0..5 {
+            d[x] = V::xor(c[(x + 4) % 5], V::rotl::<1, 63>(c[(x + 1) % 5]));
+        }
+        // Per output row y: the source lane x + 5y' of each of its five
+        // positions (π) with that lane's ρ offset (FIPS 202 Table 2).
+        macro_rules! rows {
+            ($([$($src:literal => $rot:literal),*]),* $(,)?) => {{
+                let mut y = 0;
+                $(
+                    let row = [$({
+                        let t = V::xor(ld($src), d[$src % 5]);
+                        if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) }
+                    }),*];
+                    for x in 0..5 {
+                        let mut out = V::chi(row[x], row[(x + 1) % 5], row[(x + 2) % 5]);
+                        if y == 0 && x == 0 {
+                            out = V::xor(out, V::splat(rc));
+                        }
+                        e.add(x + 5 * y).write(out);
+                    }
+                    y += 1;
+                )*
+                let _ = y;
+            }};
+        }
+        rows!(
+            [0 => 0, 6 => 44, 12 => 43, 18 => 21, 24 => 14],
+            [3 => 28, 9 => 20, 10 => 3, 16 => 45, 22 => 61],
+            [1 => 1, 7 => 6, 13 => 25, 19 => 8, 20 => 18],
+            [4 => 27, 5 => 36, 11 => 10, 17 => 15, 23 => 56],
+            [2 => 62, 8 => 55, 14 => 39, 15 => 41, 21 => 2],
+        );
+    }
+}
+
+/// Keccak-p[1600, rounds] with [`round_by_rows`], alternating between `a`
+/// and a second array.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set; `1 <= rounds <= 24`.
+#[inline(always)]
+unsafe fn permute_by_rows<V: Lanes>(a: &mut [V; 25], rounds: usize) {
+    // SAFETY: forwarded contract.
+    let mut e = [unsafe { V::zero() }; 25];
+    // Hiding the two addresses keeps LLVM from promoting the arrays back
+    // into ~50 SSA values (and spilling them): 1.10× on AVX2 ×4
+    // (bench/NOTES.md, "Sixteen registers").
+    let pa = core::hint::black_box(a.as_mut_ptr());
+    let pe = core::hint::black_box(e.as_mut_ptr());
+    let mut ir = 24 - rounds;
+    // SAFETY: forwarded contract; `a` and `e` are distinct 25-vector arrays.
+    unsafe {
+        if rounds % 2 == 1 {
+            round_by_rows(pa, pe, ROUND_CONSTANTS[ir]);
+            core::ptr::copy_nonoverlapping(pe, pa, 25);
+            ir += 1;
+        }
+        while ir < 24 {
+            round_by_rows(pa, pe, ROUND_CONSTANTS[ir]);
+            round_by_rows(pe, pa, ROUND_CONSTANTS[ir + 1]);
+            ir += 2;
+        }
+    }
+}
+
 /// Keccak-p[1600, rounds] on N states held as 25 vectors.
 ///
 /// # Safety
@@ -129,6 +222,9 @@ pub(crate) unsafe fn permute<V: Lanes>(a: &mut [V; 25], rounds: usize) {
     unsafe {
         if rounds % 2 == 0 && V::permute_even(a, rounds) {
             return;
+        }
+        if V::BY_ROWS {
+            return permute_by_rows(a, rounds);
         }
         if rounds % 2 == 1 {
             round(a, ROUND_CONSTANTS[ir]);

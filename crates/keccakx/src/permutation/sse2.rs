@@ -11,6 +11,7 @@ use super::State;
 unsafe impl Lanes for __m128i {
     const N: usize = 2;
     const FAST_XOR3: bool = false;
+    const BY_ROWS: bool = true;
 
     #[inline(always)]
     unsafe fn zero() -> Self {
