@@ -245,18 +245,22 @@ pub(crate) unsafe fn permute<V: Lanes>(a: &mut [V; 25], rounds: usize) {
 #[inline(always)]
 pub(crate) unsafe fn permute_states<V: Lanes>(states: &mut [State], rounds: usize) {
     debug_assert!(states.len() <= V::N && V::N <= 8);
-    let mut buf = [[0u64; 8]; 25];
-    for (j, s) in states.iter().enumerate() {
-        for i in 0..25 {
-            buf[i][j] = s[i];
-        }
+    // Load through the engine's transposing load (absorbing into a zero
+    // state): building the vectors from a scalar-written buffer instead
+    // made every vector load miss store forwarding. The load reads
+    // little-endian words, which are the native words on x86-64, the only
+    // target with these vector types.
+    static ZERO: State = [0; 25];
+    let mut ptrs = [ZERO.as_ptr() as *const u8; 8];
+    for (p, s) in ptrs.iter_mut().zip(states.iter()) {
+        *p = s.as_ptr() as *const u8;
     }
-    // SAFETY: forwarded contract; each row of `buf` holds 8 ≥ N words.
+    let mut buf = [[0u64; 8]; 25];
+    // SAFETY: forwarded contract; every pointer is readable for 25 words;
+    // each row of `buf` holds 8 ≥ N words.
     unsafe {
         let mut v = [V::zero(); 25];
-        for i in 0..25 {
-            v[i] = V::load(buf[i].as_ptr());
-        }
+        V::absorb(&mut v, &ptrs[..V::N], 25);
         permute(&mut v, rounds);
         for i in 0..25 {
             v[i].store(buf[i].as_mut_ptr());
