@@ -69,7 +69,7 @@ impl Context {
 
     /// Whether `hex_len` hex digits fit `info` (with `-l` if given).
     fn fits(&self, info: &AlgInfo, hex_len: usize) -> bool {
-        if hex_len < 2 || hex_len % 2 != 0 {
+        if hex_len < 2 || !hex_len.is_multiple_of(2) {
             return false;
         }
         let n = hex_len / 2;

@@ -348,7 +348,7 @@ fn parse_hex(s: &str) -> Result<HexBytes, String> {
 pub fn decode_hex_arg(s: &str) -> Result<Vec<u8>, String> {
     let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     let t = t.strip_prefix("0x").unwrap_or(&t);
-    if t.len() % 2 != 0 {
+    if !t.len().is_multiple_of(2) {
         return Err("odd number of hex digits".into());
     }
     let digits = t.as_bytes();

@@ -207,7 +207,7 @@ pub fn quote(name: &[u8]) -> String {
 
 /// [`quote`] for an `OsStr`.
 pub fn quote_os(name: &OsStr) -> String {
-    quote(&os_bytes(name))
+    quote(os_bytes(name))
 }
 
 #[cfg(test)]

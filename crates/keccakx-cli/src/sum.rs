@@ -64,7 +64,7 @@ pub fn run(
     let mut deliver = |name: &OsString, r: Option<crate::exec::Digest>| -> ControlFlow<()> {
         match r {
             Some(Ok(d)) => {
-                let line = format_line(fmt, algo.display(), &d, &os_bytes(name));
+                let line = format_line(fmt, algo.display(), &d, os_bytes(name));
                 if let Err(s) = out.write(&line) {
                     stop = Some(s);
                     return ControlFlow::Break(());

@@ -435,10 +435,10 @@ impl GpuHasher {
             kind = BatchKernel::Staged;
         }
         let direct_ok = aligned8
-            && spec.rate_bytes % 8 == 0
+            && spec.rate_bytes.is_multiple_of(8)
             && (spec.rounds == 24 || spec.rounds == 12)
-            && job.data % 8 == 0
-            && job.data_len % 8 == 0;
+            && job.data.is_multiple_of(8)
+            && job.data_len.is_multiple_of(8);
         if (kind == BatchKernel::Direct && !direct_ok)
             || (kind == BatchKernel::StagedU64 && spec.rounds != 24)
         {
@@ -553,7 +553,7 @@ impl GpuHasher {
         let chunks = plan_chunks(inputs, out_len, self.chunk_bytes.load(Ordering::Relaxed));
         let mut fill = |c: usize, st: &mut Stage| -> Result<ChunkPlan, GpuError> {
             let msgs = &inputs[chunks[c].clone()];
-            Ok(pack_messages(st, msgs, spec, out_len32)?)
+            pack_messages(st, msgs, spec, out_len32)
         };
         let mut drain = |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
             let r = &chunks[c];

@@ -338,7 +338,7 @@ impl GpuHasher {
                 data_bytes: bytes,
                 indexed: false,
                 job,
-                aligned8: leaf % 8 == 0,
+                aligned8: leaf.is_multiple_of(8),
             })
         };
         let mut drain = |_c: usize, bytes: &[u8]| sink(bytes);
