@@ -38,8 +38,10 @@ pub struct GlobalArgs {
     pub threads: Option<usize>,
 
     /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
-    /// CPU runs) or a name from `keccakx info`. The environment variable
-    /// KECCAKX_ENGINE does the same; this option wins over it.
+    /// CPU runs) or a name from `keccakx info`. `avx2`, `sse2` and `scalar`
+    /// also keep SHA-3 and the other sequential functions off AVX-512. The
+    /// environment variable KECCAKX_ENGINE does the same; this option wins
+    /// over it.
     #[arg(long, value_name = "NAME", global = true, help_heading = "Engine")]
     pub engine: Option<String>,
 

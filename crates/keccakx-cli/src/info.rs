@@ -91,6 +91,11 @@ pub fn info(engine_source: &str) -> i32 {
         "engine: {} ({engine_source})",
         keccakx::engine::current().name()
     );
+    let _ = writeln!(
+        t,
+        "single state: {} (SHA-3 and the other sequential functions)",
+        keccakx::permutation::single::best().name()
+    );
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);

@@ -992,7 +992,22 @@ fn list_info_help_version() {
     }
     // Engine choice: --engine and the environment variable.
     let o = run_in(&dir, &args(&["--engine", "scalar", "info"]), b"");
-    assert!(String::from_utf8_lossy(&o.stdout).contains("engine: scalar (--engine)"));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("engine: scalar (--engine)"));
+    // A forced engine below AVX-512 keeps SHA-3's permutation off it too,
+    // by the option and by the environment variable.
+    assert!(text.contains("single state: ") && !text.contains("single state: avx512"));
+    let o = Command::new(BIN)
+        .arg("info")
+        .env("KECCAKX_ENGINE", "scalar")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("engine: scalar (KECCAKX_ENGINE=scalar)"),
+        "{text}"
+    );
+    assert!(text.contains("single state: ") && !text.contains("single state: avx512"));
     let o = Command::new(BIN)
         .args(["sum", "-"])
         .env("KECCAKX_ENGINE", "nonsense")

@@ -3,7 +3,9 @@
 //! chunks, messages) and hand them here; they never know which engine runs.
 //!
 //! The engine is chosen once at run time (CPU features) and can be forced
-//! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable.
+//! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable; an
+//! engine forced below AVX-512 also keeps the single-state permutation (SHA-3
+//! and the other sequential functions) off AVX-512.
 
 #[cfg(feature = "std")]
 mod helpers;
@@ -137,9 +139,13 @@ mod selection {
     static FORCED: RwLock<Option<&'static dyn Engine>> = RwLock::new(None);
     static FROM_ENV: std::sync::OnceLock<&'static dyn Engine> = std::sync::OnceLock::new();
 
+    /// Force the engine `name` ("auto" or a name from [`all`]). Forcing one
+    /// below AVX-512 (`avx2`, `sse2`, `scalar`) also keeps the single-state
+    /// permutation of the sequential functions off AVX-512.
     pub fn set_engine(name: &str) -> Result<()> {
         let e = by_name(name)?;
         *FORCED.write().unwrap_or_else(|p| p.into_inner()) = Some(e);
+        crate::permutation::single::follow_engine(e.name());
         Ok(())
     }
 

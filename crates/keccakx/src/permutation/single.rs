@@ -92,11 +92,60 @@ mod bmi {
     }
 }
 
+/// Cached choice of [`best`] (0: not chosen yet).
+static BEST: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Whether [`best`] may pick an AVX-512 implementation: 0 not decided (with
+/// std, `KECCAKX_ENGINE` decides), 1 yes, 2 no.
+static AVX512_ALLOWED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Forcing a multi-state engine below AVX-512 (`avx2`, `sse2`, `scalar`)
+/// also keeps the single-state permutation off AVX-512, so that a forced
+/// engine means no AVX-512 instruction anywhere (what a user avoiding it,
+/// or measuring a machine without it, expects). Called by
+/// `engine::set_engine` with the chosen engine's name.
+pub(crate) fn follow_engine(engine_name: &str) {
+    use core::sync::atomic::Ordering;
+    let allowed = if engine_allows_avx512(engine_name) {
+        1
+    } else {
+        2
+    };
+    AVX512_ALLOWED.store(allowed, Ordering::Relaxed);
+    // Every implementation computes the same function, so a hash already
+    // running may switch between them without changing its result.
+    BEST.store(0, Ordering::Relaxed);
+}
+
+fn engine_allows_avx512(engine_name: &str) -> bool {
+    !matches!(engine_name, "avx2" | "sse2" | "scalar")
+}
+
+fn avx512_allowed() -> bool {
+    use core::sync::atomic::Ordering;
+    match AVX512_ALLOWED.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            #[cfg(feature = "std")]
+            {
+                // The same variable the engine selection reads; an invalid
+                // name means auto there, so it allows AVX-512 here.
+                std::env::var("KECCAKX_ENGINE").map_or(true, |v| engine_allows_avx512(v.trim()))
+            }
+            #[cfg(not(feature = "std"))]
+            {
+                true
+            }
+        }
+    }
+}
+
 /// The implementation [`super::keccak_p1600`] uses: the first available of
-/// [`Single::ALL`] minus the reference, chosen once.
+/// the fastest-first preference list, chosen once; without AVX-512 when
+/// the engine was forced below it (`set_engine`, `KECCAKX_ENGINE`).
 pub fn best() -> Single {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static BEST: AtomicU8 = AtomicU8::new(0);
+    use core::sync::atomic::Ordering;
     let code = |s: Single| match s {
         Single::Reference => 1,
         Single::Portable => 2,
@@ -111,9 +160,11 @@ pub fn best() -> Single {
         4 => Single::Avx512,
         5 => Single::Avx512Rows,
         _ => {
+            let avx512 = avx512_allowed();
             let s = PREFERENCE
                 .iter()
                 .copied()
+                .filter(|s| avx512 || !matches!(s, Single::Avx512 | Single::Avx512Rows))
                 .find(|s| s.is_available())
                 .unwrap_or(Single::Portable);
             BEST.store(code(s), Ordering::Relaxed);
