@@ -35,6 +35,25 @@ bench-cpu: deps-rust bench-cpu-deps
 	$(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_JSON)
 
+# The same as on a CPU without AVX-512 (most desktop and laptop CPUs):
+# keccakx on its AVX2 engine and bmi single state, XKCP on its AVX2 code
+# (its switch needs the define below, so XKCP is rebuilt), no BLAKE3.
+#   make bench-cpu-no-avx512             (~3 min)
+BENCH_TARGETS += bench-cpu-no-avx512
+BENCH_CPU_NO_AVX512_JSON ?= bench/results/cpu-$(shell date -u +%F)-no-avx512.json
+.PHONY: bench-cpu-no-avx512
+bench-cpu-no-avx512: deps-rust bench-cpu-deps
+	@features="--features xkcp-avx2"; \
+	export CFLAGS="$${CFLAGS:+$$CFLAGS }-DKeccakP1600_enable_simd_options"; \
+	if ! $(CARGO) build --release -p keccakx-bench -q $$features 2>bench/results/.build.log; then \
+	  echo "bench-cpu-no-avx512: build with XKCP failed (see bench/results/.build.log); running without XKCP"; \
+	  features="--no-default-features --features openssl"; \
+	  $(CARGO) build --release -p keccakx-bench -q $$features; \
+	fi; \
+	echo "bench-cpu-no-avx512: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	$(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
+	$(PYTHON) bench/plot.py $(BENCH_CPU_NO_AVX512_JSON)
+
 # Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
 # < 64 MiB with --no-mmap). Sparse file + pipe: no disk space needed.
 #   make bench-memory                    (~3 min)

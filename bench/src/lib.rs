@@ -23,6 +23,11 @@ pub struct Options {
     pub max_size: usize,
     /// Only functions whose name contains this (case-insensitive).
     pub filter: Option<String>,
+    /// Measure as on a CPU without AVX-512: keccakx forced to its AVX2
+    /// engine (which keeps the single-state permutation off AVX-512 too),
+    /// XKCP switched off AVX-512 (needs the `xkcp-avx2` feature, else its
+    /// rows are left out), BLAKE3 left out (no run-time switch).
+    pub no_avx512: bool,
 }
 
 impl Default for Options {
@@ -31,6 +36,7 @@ impl Default for Options {
             quick: false,
             max_size: 64 << 20,
             filter: None,
+            no_avx512: false,
         }
     }
 }
@@ -114,13 +120,47 @@ pub struct PermRecord {
     pub ticks_per_state: f64,
 }
 
-/// Every single-state and multi-state permutation this CPU runs, 24 and 12 rounds.
-pub fn run_permutations(quick: bool) -> Vec<PermRecord> {
+#[cfg(feature = "xkcp-avx2")]
+extern "C" {
+    // XKCP's switches, compiled only with KeccakP1600_enable_simd_options
+    // (the `xkcp-avx2` feature; `make bench-cpu-no-avx512` sets the define).
+    fn KangarooTwelve_DisableAVX512() -> core::ffi::c_int;
+    fn KangarooTwelve_EnableAllCpuFeatures();
+}
+
+/// Keep keccakx (and XKCP, when built with its switch) off AVX-512, or let
+/// them choose freely again.
+fn limit_below_avx512(on: bool) {
+    let name = if !on {
+        "auto"
+    } else if engine::by_name("avx2").is_ok() {
+        "avx2"
+    } else {
+        "sse2"
+    };
+    // Both names exist on every x86-64 CPU this runs on; elsewhere "auto"
+    // (the only engine there is below AVX-512 anyway).
+    let _ = engine::set_engine(name).or_else(|_| engine::set_engine("auto"));
+    #[cfg(feature = "xkcp-avx2")]
+    // SAFETY: plain C functions without arguments that set XKCP's globals.
+    unsafe {
+        if on {
+            KangarooTwelve_DisableAVX512();
+        } else {
+            KangarooTwelve_EnableAllCpuFeatures();
+        }
+    }
+}
+
+/// Every single-state and multi-state permutation this CPU runs, 24 and 12
+/// rounds (without the AVX-512 ones when `no_avx512`).
+pub fn run_permutations(quick: bool, no_avx512: bool) -> Vec<PermRecord> {
     use keccakx::permutation::{keccak_p1600_using, keccak_p1600_with, Parallelism, Single, State};
     let mut v = Vec::new();
     for rounds in [24, 12] {
         for s in Single::ALL {
-            if !s.is_available() {
+            if !s.is_available() || (no_avx512 && matches!(s, Single::Avx512 | Single::Avx512Rows))
+            {
                 continue;
             }
             let mut st: State = [7; 25];
@@ -137,7 +177,7 @@ pub fn run_permutations(quick: bool) -> Vec<PermRecord> {
             });
         }
         for p in [Parallelism::X2, Parallelism::X4, Parallelism::X8] {
-            if !p.is_available() {
+            if !p.is_available() || (no_avx512 && p == Parallelism::X8) {
                 continue;
             }
             let mut st: Vec<State> = vec![[7; 25]; 64];
@@ -268,7 +308,7 @@ fn kx_threads(all: bool) {
     engine::set_threads(if all { 0 } else { 1 });
 }
 
-fn cases_for(function: &'static str, all: usize) -> Vec<Case<'static>> {
+fn cases_for(function: &'static str, all: usize, no_avx512: bool) -> Vec<Case<'static>> {
     use keccakx::fips202::{Sha3_256, Shake128};
     use keccakx::keccak::Keccak256;
     use keccakx::rfc9861::{Kt128, Kt256};
@@ -375,8 +415,9 @@ fn cases_for(function: &'static str, all: usize) -> Vec<Case<'static>> {
                 h.finalize(&mut o);
                 black_box(o);
             }));
+            // Without the switch XKCP would run its AVX-512 code.
             #[cfg(feature = "xkcp")]
-            {
+            if !no_avx512 || cfg!(feature = "xkcp-avx2") {
                 v.push(case("XKCP K12", 1, |d| {
                     let mut h = kangarootwelve_xkcp::Hasher::new();
                     h.update(d);
@@ -390,10 +431,12 @@ fn cases_for(function: &'static str, all: usize) -> Vec<Case<'static>> {
                     }));
                 }
             }
-            v.push(case("BLAKE3", 1, |d| {
-                black_box(blake3::hash(d));
-            }));
-            if all > 1 {
+            if !no_avx512 {
+                v.push(case("BLAKE3", 1, |d| {
+                    black_box(blake3::hash(d));
+                }));
+            }
+            if all > 1 && !no_avx512 {
                 v.push(case("BLAKE3", all, |d| {
                     let mut h = blake3::Hasher::new();
                     h.update_rayon(d);
@@ -507,6 +550,9 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
     let all = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
+    if opts.no_avx512 {
+        limit_below_avx512(true);
+    }
     let max = if opts.quick {
         opts.max_size.min(1 << 20)
     } else {
@@ -533,7 +579,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
                 continue;
             }
         }
-        let mut cases = cases_for(function, all);
+        let mut cases = cases_for(function, all, opts.no_avx512);
         for &size in &sizes {
             for c in cases.iter_mut() {
                 let input = &data[..size];
@@ -565,6 +611,16 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
         }
     }
     engine::set_threads(0);
+    let engine_name = engine::current().name().to_string();
+    let single_name = keccakx::permutation::single::best().name();
+    let permutations = if opts.filter.is_none() || opts.filter.as_deref() == Some("perm") {
+        run_permutations(opts.quick, opts.no_avx512)
+    } else {
+        Vec::new()
+    };
+    if opts.no_avx512 {
+        limit_below_avx512(false);
+    }
     let mut notes = vec![
         "MB/s = 10^6 bytes per second; medians of 9 samples of >= 40 ms each (5 samples of one call when a call takes over 40 ms)".into(),
         "ns_per_op: thread CPU time (CLOCK_THREAD_CPUTIME_ID) for 1-thread rows, so other jobs on a shared machine do not count; wall clock for multi-thread rows; wall_* fields have the wall-clock median and fastest sample for every row".into(),
@@ -578,6 +634,16 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
     if !cfg!(feature = "openssl") {
         notes.push("OpenSSL not built in this run (feature `openssl` off)".into());
     }
+    if opts.no_avx512 {
+        notes.push(format!(
+            "run as on a CPU without AVX-512: keccakx engine forced to {engine_name} (single-state permutation {single_name}), {}; BLAKE3 left out (its crate has no run-time switch off AVX-512); OpenSSL, RustCrypto and tiny-keccak use scalar code either way",
+            if cfg!(feature = "xkcp-avx2") {
+                "XKCP K12 with KangarooTwelve_DisableAVX512() (its AVX2 code)"
+            } else {
+                "XKCP K12 left out (built without the `xkcp-avx2` feature, so it cannot be kept off AVX-512)"
+            }
+        ));
+    }
     Report {
         date: today(),
         commit: command("git", &["describe", "--always", "--dirty", "--abbrev=12"]),
@@ -589,17 +655,13 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
             .collect(),
         cores: all,
         kernel: command("uname", &["-sr"]),
-        engine: engine::current().name().to_string(),
+        engine: engine_name,
         tsc_ghz: (tot_ticks > 0.0).then(|| tot_ticks / tot_ns),
         load_before,
         load_after: loadavg(),
         notes,
         records,
-        permutations: if opts.filter.is_none() || opts.filter.as_deref() == Some("perm") {
-            run_permutations(opts.quick)
-        } else {
-            Vec::new()
-        },
+        permutations,
     }
 }
 

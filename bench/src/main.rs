@@ -1,6 +1,8 @@
-//! `cargo run --release -p keccakx-bench [-- --quick] [--max-size BYTES]
-//! [--filter NAME] [--out PATH]`: runs the CPU benchmark, prints each point,
-//! writes the JSON report (default bench/results/cpu-<date>.json).
+//! `cargo run --release -p keccakx-bench [-- --quick] [--no-avx512]
+//! [--max-size BYTES] [--filter NAME] [--out PATH]`: runs the CPU benchmark,
+//! prints each point, writes the JSON report (default
+//! bench/results/cpu-<date>.json). `--no-avx512` measures as on a CPU
+//! without AVX-512 (`make bench-cpu-no-avx512`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +10,7 @@ use std::process::ExitCode;
 use keccakx_bench::{run, size_name, Options};
 
 fn usage() -> &'static str {
-    "usage: keccakx-bench [--quick] [--max-size BYTES] [--filter NAME] [--out PATH]"
+    "usage: keccakx-bench [--quick] [--no-avx512] [--max-size BYTES] [--filter NAME] [--out PATH]"
 }
 
 fn main() -> ExitCode {
@@ -18,6 +20,7 @@ fn main() -> ExitCode {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--quick" => opts.quick = true,
+            "--no-avx512" => opts.no_avx512 = true,
             "--max-size" => match args.next().and_then(|v| v.parse().ok()) {
                 Some(n) => opts.max_size = n,
                 None => {
