@@ -116,6 +116,7 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
 
 fn print_rows(rows: &[Row], json: bool) -> i32 {
     let engine = keccakx::engine::current().name();
+    let single = keccakx::permutation::single::best().name();
     let threads = match keccakx::engine::threads() {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -124,7 +125,7 @@ fn print_rows(rows: &[Row], json: bool) -> i32 {
     if json {
         let _ = writeln!(
             text,
-            "{{\"version\": \"{}\", \"engine\": \"{engine}\", \"threads\": {threads}, \"results\": [",
+            "{{\"version\": \"{}\", \"engine\": \"{engine}\", \"single_state\": \"{single}\", \"threads\": {threads}, \"results\": [",
             env!("CARGO_PKG_VERSION")
         );
         for (i, r) in rows.iter().enumerate() {
@@ -142,7 +143,7 @@ fn print_rows(rows: &[Row], json: bool) -> i32 {
     } else {
         let _ = writeln!(
             text,
-            "engine {engine}, {threads} thread(s); MB/s = 10^6 bytes/s, median of samples"
+            "engine {engine} (single state {single}), {threads} thread(s); MB/s = 10^6 bytes/s, median of samples"
         );
         let _ = writeln!(
             text,

@@ -1087,6 +1087,7 @@ fn bench_measures_and_rejects_bad_arguments() {
         "{text}"
     );
     assert!(!text.contains("\"mb_per_s\": 0.0"), "{text}");
+    assert!(text.contains("\"single_state\": \""), "{text}");
     for bad in [
         &["bench", "-a", "nope"][..],
         &["bench", "--size", "0"],
