@@ -152,31 +152,26 @@ unsafe fn round_by_rows<V: Lanes>(a: *const V, e: *mut V, rc: u64) {
         // Per output row y: the source lane x + 5y' of each of its five
         // positions (π) with that lane's ρ offset (FIPS 202 Table 2).
         macro_rules! rows {
-            ($([$($src:literal => $rot:literal),*]),* $(,)?) => {{
-                let mut y = 0;
-                $(
-                    let row = [$({
-                        let t = V::xor(ld($src), d[$src % 5]);
-                        if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) }
-                    }),*];
-                    for x in 0..5 {
-                        let mut out = V::chi(row[x], row[(x + 1) % 5], row[(x + 2) % 5]);
-                        if y == 0 && x == 0 {
-                            out = V::xor(out, V::splat(rc));
-                        }
-                        e.add(x + 5 * y).write(out);
+            ($($y:literal: [$($src:literal => $rot:literal),*]),* $(,)?) => {$(
+                let row = [$({
+                    let t = V::xor(ld($src), d[$src % 5]);
+                    if $rot == 0 { t } else { V::rotl::<$rot, { 64 - $rot }>(t) }
+                }),*];
+                for x in 0..5 {
+                    let mut out = V::chi(row[x], row[(x + 1) % 5], row[(x + 2) % 5]);
+                    if $y == 0 && x == 0 {
+                        out = V::xor(out, V::splat(rc));
                     }
-                    y += 1;
-                )*
-                let _ = y;
-            }};
+                    e.add(x + 5 * $y).write(out);
+                }
+            )*};
         }
         rows!(
-            [0 => 0, 6 => 44, 12 => 43, 18 => 21, 24 => 14],
-            [3 => 28, 9 => 20, 10 => 3, 16 => 45, 22 => 61],
-            [1 => 1, 7 => 6, 13 => 25, 19 => 8, 20 => 18],
-            [4 => 27, 5 => 36, 11 => 10, 17 => 15, 23 => 56],
-            [2 => 62, 8 => 55, 14 => 39, 15 => 41, 21 => 2],
+            0: [0 => 0, 6 => 44, 12 => 43, 18 => 21, 24 => 14],
+            1: [3 => 28, 9 => 20, 10 => 3, 16 => 45, 22 => 61],
+            2: [1 => 1, 7 => 6, 13 => 25, 19 => 8, 20 => 18],
+            3: [4 => 27, 5 => 36, 11 => 10, 17 => 15, 23 => 56],
+            4: [2 => 62, 8 => 55, 14 => 39, 15 => 41, 21 => 2],
         );
     }
 }
