@@ -104,6 +104,7 @@ static AVX512_ALLOWED: core::sync::atomic::AtomicU8 = core::sync::atomic::Atomic
 /// engine means no AVX-512 instruction anywhere (what a user avoiding it,
 /// or measuring a machine without it, expects). Called by
 /// `engine::set_engine` with the chosen engine's name.
+#[cfg(feature = "std")]
 pub(crate) fn follow_engine(engine_name: &str) {
     use core::sync::atomic::Ordering;
     let allowed = if engine_allows_avx512(engine_name) {
@@ -117,6 +118,7 @@ pub(crate) fn follow_engine(engine_name: &str) {
     BEST.store(0, Ordering::Relaxed);
 }
 
+#[cfg(feature = "std")]
 fn engine_allows_avx512(engine_name: &str) -> bool {
     !matches!(engine_name, "avx2" | "sse2" | "scalar")
 }
