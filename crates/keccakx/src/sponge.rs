@@ -206,6 +206,13 @@ impl ByteSponge {
         self.rate
     }
 
+    /// The state, when a whole number of blocks has been absorbed (no
+    /// partial block pending): for callers that absorb whole blocks into
+    /// many sponges at once (streaming tree LI).
+    pub(crate) fn block_aligned_state(&mut self) -> Option<&mut State> {
+        (self.pos == 0).then_some(&mut self.state)
+    }
+
     /// Bytes absorbed (or squeezed) in the current block.
     pub fn position(&self) -> usize {
         self.pos

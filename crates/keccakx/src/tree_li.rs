@@ -32,6 +32,8 @@ use alloc::vec::Vec;
 
 use crate::engine::{self, Engine, LaneSpec};
 use crate::error::{Error, Result};
+use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
+use crate::permutation::Parallelism;
 use crate::sponge::{ByteSponge, XofReader};
 
 /// Keccak-f[1600]: tree LI always uses the full 24 rounds.
@@ -334,13 +336,24 @@ impl TreeLi {
     }
 
     /// Absorb more message bytes (any split gives the same digest).
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub fn update(&mut self, data: &[u8]) {
+        self.update_on(engine::current(), data)
+    }
+
+    /// [`TreeLi::update`] with whole rounds on `engine`'s lanes.
+    fn update_on(&mut self, engine: &dyn Engine, mut data: &[u8]) {
         if self.shape.height == 0 {
             self.leaves[0].absorb(data);
             return;
         }
         let (block, l) = (self.shape.block, self.shape.leaves);
         while !data.is_empty() {
+            if self.cur == 0 && self.fill == 0 {
+                data = &data[self.absorb_whole_rounds(engine, data)..];
+                if data.is_empty() {
+                    break;
+                }
+            }
             if self.cur == self.leaves.len() {
                 self.leaves.push(self.shape.start.clone());
             }
@@ -358,8 +371,89 @@ impl TreeLi {
         }
     }
 
+    /// At a round boundary (the next byte goes to leaf 0, block start):
+    /// absorb as many whole rounds (one block into every leaf) as `data`
+    /// holds, the leaves side by side in the engine's SIMD lanes and over
+    /// its threads. Returns the bytes taken: 0 when less than a round is
+    /// there, the block size is not a multiple of the rate (a block would
+    /// end inside a rate block), or the engine runs one state at a time.
+    fn absorb_whole_rounds(&mut self, engine: &dyn Engine, data: &[u8]) -> usize {
+        let (block, l, rate) = (self.shape.block, self.shape.leaves, self.shape.rate);
+        let Some(round_bytes) = l.checked_mul(block) else {
+            return 0;
+        };
+        let rounds = data.len() / round_bytes;
+        let p = engine.parallelism();
+        if rounds == 0
+            || block % rate != 0
+            || rate % 8 != 0
+            || p == Parallelism::X1
+            || !p.is_available()
+        {
+            return 0;
+        }
+        while self.leaves.len() < l {
+            self.leaves.push(self.shape.start.clone());
+        }
+        // The leaves' states as little-endian bytes, 200 a leaf (the form
+        // the transposing loads read and the thread split hands out).
+        let mut states = vec![0u8; l * 200];
+        for (leaf, st) in self.leaves.iter_mut().zip(states.chunks_exact_mut(200)) {
+            // Every leaf has taken the header and whole blocks only.
+            let Some(lanes) = leaf.block_aligned_state() else {
+                return 0;
+            };
+            for (w, bytes) in lanes.iter().zip(st.chunks_exact_mut(8)) {
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        let job = |first| Interleaved {
+            data,
+            first,
+            leaves: l,
+            block,
+            rate,
+            rounds,
+            nr: ROUNDS,
+        };
+        #[cfg(feature = "std")]
+        {
+            let ids: Vec<usize> = (0..l).collect();
+            engine::for_each_piece(
+                &ids,
+                &mut states,
+                200,
+                |_| rounds * block,
+                8,
+                &mut || {},
+                |piece, out| {
+                    let done = absorb_interleaved_with(p, out, &job(piece[0]));
+                    debug_assert!(done);
+                },
+            );
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            let done = absorb_interleaved_with(p, &mut states, &job(0));
+            debug_assert!(done);
+        }
+        for (leaf, st) in self.leaves.iter_mut().zip(states.chunks_exact(200)) {
+            if let Some(lanes) = leaf.block_aligned_state() {
+                for (w, bytes) in lanes.iter_mut().zip(st.chunks_exact(8)) {
+                    *w = u64::from_le_bytes(bytes.try_into().unwrap());
+                }
+            }
+        }
+        rounds * round_bytes
+    }
+
     /// End the message; read any amount of output from the reader.
-    pub fn finalize_xof(mut self) -> XofReader {
+    pub fn finalize_xof(self) -> XofReader {
+        self.finalize_on(engine::current())
+    }
+
+    /// [`TreeLi::finalize_xof`] with the inner levels on `engine`.
+    fn finalize_on(mut self, engine: &dyn Engine) -> XofReader {
         if self.shape.height == 0 {
             let mut s = self
                 .leaves
@@ -374,7 +468,7 @@ impl TreeLi {
             leaf.pad_delimited(SUFFIX_LEAF);
             leaf.squeeze(cv);
         }
-        self.shape.finish(engine::current(), cvs)
+        self.shape.finish(engine, cvs)
     }
 
     /// End the message and fill `out` (any length).
@@ -388,9 +482,13 @@ impl TreeLi {
     }
 }
 
-/// One-shot tree LI of `msg` into `out` (any length). The leaves are gathered
-/// (in batches of about 8 MiB, reused) and hashed together on the current engine
-/// ([`engine::hash_many`]), then each inner level likewise.
+/// One-shot tree LI of `msg` into `out` (any length), on the current engine.
+/// When the leaf block size is a whole number of rate blocks (the default:
+/// one), the leaves absorb the message in place, one round of blocks at a
+/// time, side by side in the engine's SIMD lanes and threads; otherwise
+/// their bytes are gathered (in batches of about 8 MiB, reused) and hashed
+/// together ([`engine::hash_many`]). Each inner level is hashed with
+/// [`engine::hash_many`].
 pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
     tree_li_with_engine(engine::current(), params, msg, out)
 }
@@ -411,6 +509,20 @@ pub fn tree_li_with_engine(
         return Ok(());
     }
     let (b, l, n) = (shape.block, shape.leaves, shape.cv_len);
+    // Blocks that are whole rate blocks: the leaves absorb the message in
+    // place, round by round, in the engine's lanes and threads (faster
+    // than gathering each leaf's bytes, and no copy of the message).
+    if b % shape.rate == 0 && shape.rate % 8 == 0 && engine.parallelism() != Parallelism::X1 {
+        let mut h = TreeLi {
+            shape,
+            leaves: Vec::new(),
+            cur: 0,
+            fill: 0,
+        };
+        h.update_on(engine, msg);
+        h.finalize_on(engine).read(out);
+        return Ok(());
+    }
     let blocks = msg.len().div_ceil(b);
     let used = blocks.min(l);
     // Bytes leaf i receives: its share of whole rounds, less what the short

@@ -599,3 +599,73 @@ fn one_shot_batches_equal_streaming_on_large_messages() {
         assert_eq!(t.finalize_vec(32), one.to_vec(), "D={d} H={h} B={b}");
     }
 }
+
+/// Whole rounds (one block into every leaf) through the multi-state
+/// permutation in SIMD lanes and over threads, one-shot and streaming with
+/// pieces that start and end on and off round boundaries: against the
+/// scalar engine's gathered one-shot, on every engine, one thread and all,
+/// for block sizes of 1–3 rates and rates 72..168.
+#[test]
+fn streaming_whole_rounds_on_every_engine() {
+    let mut rng = Rng(0x5EED_0F_1EAF);
+    let cases = [
+        // (degree, height, rate bits, blocks of `rate` per leaf block)
+        (4, 1, 1088, 1),
+        (4, 2, 1088, 1),
+        (3, 2, 576, 2),
+        (2, 3, 1344, 3),
+        (4, 4, 1088, 1),
+        (5, 1, 1152, 2),
+        (9, 1, 832, 1),
+    ];
+    for (degree, height, rate_bits, m) in cases {
+        let rate = rate_bits / 8;
+        let p = TreeLiParams {
+            degree,
+            height,
+            block_size: Some(m * rate),
+            rate_bits,
+            capacity_bits: 1600 - rate_bits,
+            ..TreeLiParams::default()
+        };
+        let round = p.leaves().unwrap() * p.block_bytes();
+        // A few whole rounds, a partial one, and a short tail.
+        let len = 3 * round + rng.below(round) + 7;
+        let msg: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        // The scalar engine's one-shot gathers each leaf and hashes it on
+        // its own: independent of the round-by-round path under test.
+        let mut want = [0u8; 48];
+        tree_li_with_engine(engine::by_name("scalar").unwrap(), &p, &msg, &mut want).unwrap();
+        for e in engine::available() {
+            let mut one_shot = [0u8; 48];
+            tree_li_with_engine(e, &p, &msg, &mut one_shot).unwrap();
+            assert_eq!(one_shot, want, "{p:?} one-shot on engine {}", e.name());
+            engine::set_engine(e.name()).unwrap();
+            for threads in [1, 0] {
+                engine::set_threads(threads);
+                // All at once; then pieces of 0..2 rounds plus a little,
+                // so the stream crosses round boundaries mid-piece too.
+                let mut h = TreeLi::new(p.clone()).unwrap();
+                h.update(&msg);
+                let mut got = [0u8; 48];
+                h.finalize_into(&mut got);
+                assert_eq!(got, want, "{p:?} engine {} threads {threads}", e.name());
+                let mut h = TreeLi::new(p.clone()).unwrap();
+                let mut rest = &msg[..];
+                while !rest.is_empty() {
+                    let take = (rng.below(3) * round + rng.below(3 * rate)).min(rest.len());
+                    h.update(&rest[..take.max(1)]);
+                    rest = &rest[take.max(1)..];
+                }
+                assert_eq!(
+                    h.finalize_vec(48),
+                    want.to_vec(),
+                    "{p:?} engine {} threads {threads}, pieces",
+                    e.name()
+                );
+            }
+        }
+    }
+    engine::set_engine("auto").unwrap();
+    engine::set_threads(0);
+}

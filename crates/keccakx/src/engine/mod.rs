@@ -87,6 +87,12 @@ pub trait Engine: Send + Sync {
     /// Hash each `inputs[i]` into `out[i*out_len..(i+1)*out_len]`.
     /// `out.len()` must equal `inputs.len() * out_len`.
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]);
+    /// The multi-state permutation behind it, for modes that keep states
+    /// of their own between calls (streaming tree LI); `X1` for one state
+    /// at a time.
+    fn parallelism(&self) -> crate::permutation::Parallelism {
+        crate::permutation::Parallelism::X1
+    }
 }
 
 static SCALAR: Scalar = Scalar;

@@ -49,6 +49,10 @@ impl Engine for Simd {
         self.kind.is_available()
     }
 
+    fn parallelism(&self) -> Parallelism {
+        self.kind
+    }
+
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
         assert_eq!(
             out.len(),

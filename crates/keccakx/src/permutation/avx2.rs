@@ -141,3 +141,18 @@ pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
     // SAFETY: AVX2 checked just above.
     unsafe { permute_states_avx2(states, rounds) }
 }
+
+#[target_feature(enable = "avx2")]
+unsafe fn absorb_interleaved_avx2(states: &mut [u8], job: &multi::Interleaved) {
+    // SAFETY: compiled with AVX2, called only when present; the job fits
+    // (checked by the caller).
+    unsafe { multi::absorb_interleaved::<__m256i>(states, job) }
+}
+
+/// [`multi::absorb_interleaved`] on this instruction set; the caller checked
+/// that the CPU has it and that the job fits.
+pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
+    assert!(available());
+    // SAFETY: checked just above; the job fits (caller).
+    unsafe { absorb_interleaved_avx2(states, job) }
+}

@@ -401,3 +401,18 @@ pub(crate) unsafe fn keccak_p1600_rows_unchecked(a: &mut State, rounds: usize) {
     // SAFETY: forwarded contract.
     unsafe { keccak_p1600_rows_avx512(a, rounds) }
 }
+
+#[target_feature(enable = "avx512f")]
+unsafe fn absorb_interleaved_avx512(states: &mut [u8], job: &multi::Interleaved) {
+    // SAFETY: compiled with AVX-512F, called only when present; the job fits
+    // (checked by the caller).
+    unsafe { multi::absorb_interleaved::<__m512i>(states, job) }
+}
+
+/// [`multi::absorb_interleaved`] on this instruction set; the caller checked
+/// that the CPU has it and that the job fits.
+pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
+    assert!(available());
+    // SAFETY: checked just above; the job fits (caller).
+    unsafe { absorb_interleaved_avx512(states, job) }
+}

@@ -268,6 +268,127 @@ pub(crate) unsafe fn permute_states<V: Lanes>(states: &mut [State], rounds: usiz
     }
 }
 
+/// Interleaved blocks for many states at once (tree LI's leaves, whose
+/// blocks lie in the message one leaf after the other): for each round
+/// `t < rounds` and each state `j`, the `block` bytes at
+/// `data[((t * leaves) + first + j) * block..]` are absorbed into state `j`
+/// as `block / rate` rate-sized blocks, each followed by
+/// Keccak-p[1600, `nr`].
+pub(crate) struct Interleaved<'a> {
+    pub data: &'a [u8],
+    /// Index of the first state's leaf among `leaves`.
+    pub first: usize,
+    pub leaves: usize,
+    /// Bytes a leaf takes per round: a multiple of `rate`.
+    pub block: usize,
+    /// Sponge rate in bytes: a multiple of 8, at most 200.
+    pub rate: usize,
+    pub rounds: usize,
+    pub nr: usize,
+}
+
+impl Interleaved<'_> {
+    /// Whether the job is well formed for `states` states: the reads it
+    /// makes all fall inside `data`.
+    pub(crate) fn fits(&self, states: usize) -> bool {
+        self.rate % 8 == 0
+            && (8..=200).contains(&self.rate)
+            && self.block % self.rate == 0
+            && self.block > 0
+            && (1..=24).contains(&self.nr)
+            && self.first + states <= self.leaves
+            && self
+                .leaves
+                .checked_mul(self.block)
+                .and_then(|r| r.checked_mul(self.rounds))
+                .is_some_and(|n| n <= self.data.len())
+    }
+}
+
+/// [`Interleaved`] on `states` (200 bytes each, little-endian lanes), N at a
+/// time through vectors of `V`.
+///
+/// # Safety
+/// The CPU must support `V`'s instruction set; `job.fits(states.len() / 200)`
+/// and `states.len()` is a multiple of 200.
+#[inline(always)]
+pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Interleaved) {
+    static ZEROS: [u8; 200] = [0; 200];
+    let n = V::N;
+    let count = states.len() / 200;
+    let words = job.rate / 8;
+    let mut g = 0;
+    while g < count {
+        let here = (count - g).min(n);
+        let mut ptrs = [ZEROS.as_ptr(); 8];
+        for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+            *p = states[(g + j) * 200..].as_ptr();
+        }
+        // SAFETY: forwarded contract. State pointers cover 200 bytes each
+        // (25 words); every block pointer stays inside `data`: leaf
+        // first + g + j < leaves, t < rounds and s·rate + rate ≤ block, so
+        // the read ends at most at rounds·leaves·block ≤ data.len()
+        // (`fits`); idle lanes read ZEROS (200 ≥ rate bytes).
+        unsafe {
+            let mut v = [V::zero(); 25];
+            V::absorb(&mut v, &ptrs[..n], 25);
+            for t in 0..job.rounds {
+                let row = job
+                    .data
+                    .as_ptr()
+                    .add((t * job.leaves + job.first + g) * job.block);
+                let mut s = 0;
+                while s < job.block {
+                    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                        *p = row.add(j * job.block + s);
+                    }
+                    V::absorb(&mut v, &ptrs[..n], words);
+                    permute(&mut v, job.nr);
+                    s += job.rate;
+                }
+            }
+            let mut buf = [[0u64; 8]; 25];
+            for i in 0..25 {
+                v[i].store(buf[i].as_mut_ptr());
+            }
+            for j in 0..here {
+                let st = &mut states[(g + j) * 200..][..200];
+                for (i, lane) in st.chunks_exact_mut(8).enumerate() {
+                    lane.copy_from_slice(&buf[i][j].to_le_bytes());
+                }
+            }
+        }
+        g += here;
+    }
+}
+
+/// [`absorb_interleaved`] with the multi-state permutation `p`; returns
+/// false (and does nothing) for `X1` or when this CPU lacks `p`.
+/// Panics if the job does not fit the states.
+pub(crate) fn absorb_interleaved_with(
+    p: Parallelism,
+    states: &mut [u8],
+    job: &Interleaved,
+) -> bool {
+    assert!(
+        states.len() % 200 == 0 && job.fits(states.len() / 200),
+        "absorb_interleaved: job does not fit the states"
+    );
+    if !p.is_available() {
+        return false;
+    }
+    match p {
+        #[cfg(target_arch = "x86_64")]
+        Parallelism::X2 => super::sse2::absorb_interleaved(states, job),
+        #[cfg(target_arch = "x86_64")]
+        Parallelism::X4 => super::avx2::absorb_interleaved(states, job),
+        #[cfg(target_arch = "x86_64")]
+        Parallelism::X8 => super::avx512::absorb_interleaved(states, job),
+        _ => return false,
+    }
+    true
+}
+
 /// Which multi-state permutation a CPU runs best.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parallelism {

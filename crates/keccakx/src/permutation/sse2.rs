@@ -82,3 +82,10 @@ pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
     // SAFETY: SSE2 is always present on x86-64.
     unsafe { multi::permute_states::<__m128i>(states, rounds) }
 }
+
+/// [`multi::absorb_interleaved`] on SSE2 (the x86-64 baseline); the caller
+/// checked that the job fits.
+pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
+    // SAFETY: SSE2 is always present on x86-64; the job fits (caller).
+    unsafe { multi::absorb_interleaved::<__m128i>(states, job) }
+}
