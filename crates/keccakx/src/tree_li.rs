@@ -337,7 +337,7 @@ impl TreeLi {
 
     /// Absorb more message bytes (any split gives the same digest).
     pub fn update(&mut self, data: &[u8]) {
-        self.update_on(engine::current(), data)
+        on_cores(|engine| self.update_on(engine, data))
     }
 
     /// [`TreeLi::update`] with whole rounds on `engine`'s lanes.
@@ -417,7 +417,7 @@ impl TreeLi {
             nr: ROUNDS,
         };
         #[cfg(feature = "std")]
-        {
+        if engine.threads() > 1 {
             let ids: Vec<usize> = (0..l).collect();
             engine::for_each_piece(
                 &ids,
@@ -431,6 +431,9 @@ impl TreeLi {
                     debug_assert!(done);
                 },
             );
+        } else {
+            let done = absorb_interleaved_with(p, &mut states, &job(0));
+            debug_assert!(done);
         }
         #[cfg(not(feature = "std"))]
         {
@@ -449,7 +452,7 @@ impl TreeLi {
 
     /// End the message; read any amount of output from the reader.
     pub fn finalize_xof(self) -> XofReader {
-        self.finalize_on(engine::current())
+        on_cores(|engine| self.finalize_on(engine))
     }
 
     /// [`TreeLi::finalize_xof`] with the inner levels on `engine`.
@@ -482,7 +485,8 @@ impl TreeLi {
     }
 }
 
-/// One-shot tree LI of `msg` into `out` (any length), on the current engine.
+/// One-shot tree LI of `msg` into `out` (any length), on the current engine
+/// and up to [`engine::threads`] cores.
 /// When the leaf block size is a whole number of rate blocks (the default:
 /// one), the leaves absorb the message in place, one round of blocks at a
 /// time, side by side in the engine's SIMD lanes and threads; otherwise
@@ -490,7 +494,20 @@ impl TreeLi {
 /// together ([`engine::hash_many`]). Each inner level is hashed with
 /// [`engine::hash_many`].
 pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
-    tree_li_with_engine(engine::current(), params, msg, out)
+    on_cores(|engine| tree_li_with_engine(engine, params, msg, out))
+}
+
+/// Runs `f` with the current engine on up to [`engine::threads`] cores
+/// (with std; the engine as is without), as [`engine::hash_many`] runs it.
+fn on_cores<R>(f: impl FnOnce(&dyn Engine) -> R) -> R {
+    #[cfg(feature = "std")]
+    {
+        f(&engine::Threads::new(engine::current()))
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        f(engine::current())
+    }
 }
 
 /// [`tree_li`] on a given engine (cross-engine tests, benchmarks, `--engine`).

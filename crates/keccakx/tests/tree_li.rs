@@ -645,9 +645,16 @@ fn streaming_whole_rounds_on_every_engine() {
                 engine::set_threads(threads);
                 // All at once; then pieces of 0..2 rounds plus a little,
                 // so the stream crosses round boundaries mid-piece too.
+                let mut got = [0u8; 48];
+                tree_li(&p, &msg, &mut got).unwrap();
+                assert_eq!(
+                    got,
+                    want,
+                    "{p:?} tree_li on engine {} threads {threads}",
+                    e.name()
+                );
                 let mut h = TreeLi::new(p.clone()).unwrap();
                 h.update(&msg);
-                let mut got = [0u8; 48];
                 h.finalize_into(&mut got);
                 assert_eq!(got, want, "{p:?} engine {} threads {threads}", e.name());
                 let mut h = TreeLi::new(p.clone()).unwrap();

@@ -88,10 +88,14 @@ pub trait Engine: Send + Sync {
     /// `out.len()` must equal `inputs.len() * out_len`.
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]);
     /// The multi-state permutation behind it, for modes that keep states
-    /// of their own between calls (streaming tree LI); `X1` for one state
+    /// of their own between calls (tree LI's leaves); `X1` for one state
     /// at a time.
     fn parallelism(&self) -> crate::permutation::Parallelism {
         crate::permutation::Parallelism::X1
+    }
+    /// Threads it spreads work over: 1 for a per-core kernel.
+    fn threads(&self) -> usize {
+        1
     }
 }
 

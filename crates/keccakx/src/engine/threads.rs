@@ -209,6 +209,14 @@ impl Engine for Threads {
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
         self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
     }
+
+    fn parallelism(&self) -> crate::permutation::Parallelism {
+        self.inner.parallelism()
+    }
+
+    fn threads(&self) -> usize {
+        effective_threads()
+    }
 }
 
 #[cfg(test)]
