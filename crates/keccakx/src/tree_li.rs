@@ -348,8 +348,8 @@ impl TreeLi {
         }
         let (block, l) = (self.shape.block, self.shape.leaves);
         while !data.is_empty() {
-            if self.cur == 0 && self.fill == 0 {
-                data = &data[self.absorb_whole_rounds(engine, data)..];
+            if self.fill == 0 {
+                data = &data[self.absorb_whole_blocks(engine, data)..];
                 if data.is_empty() {
                     break;
                 }
@@ -371,20 +371,22 @@ impl TreeLi {
         }
     }
 
-    /// At a round boundary (the next byte goes to leaf 0, block start):
-    /// absorb as many whole rounds (one block into every leaf) as `data`
-    /// holds, the leaves side by side in the engine's SIMD lanes and over
-    /// its threads. Returns the bytes taken: 0 when less than a round is
-    /// there, the block size is not a multiple of the rate (a block would
-    /// end inside a rate block), or the engine runs one state at a time.
-    fn absorb_whole_rounds(&mut self, engine: &dyn Engine, data: &[u8]) -> usize {
+    /// At a block boundary: absorb the whole blocks in `data` in place, the
+    /// leaves side by side in the engine's SIMD lanes and over its threads.
+    /// Three parts, each one job:
+    /// - the rest of the current round (leaves `cur..`);
+    /// - whole rounds (one block into every leaf);
+    /// - the start of the last round (leaves `0..`).
+    ///
+    /// Returns the bytes taken. It takes none when fewer than a lane group
+    /// of blocks is there, when the block size is not a multiple of the rate
+    /// (a block would end inside a rate block), or when the engine runs one
+    /// state at a time.
+    fn absorb_whole_blocks(&mut self, engine: &dyn Engine, data: &[u8]) -> usize {
         let (block, l, rate) = (self.shape.block, self.shape.leaves, self.shape.rate);
-        let Some(round_bytes) = l.checked_mul(block) else {
-            return 0;
-        };
-        let rounds = data.len() / round_bytes;
+        let n = data.len() / block;
         let p = engine.parallelism();
-        if rounds == 0
+        if n < p.states()
             || block % rate != 0
             || rate % 8 != 0
             || p == Parallelism::X1
@@ -392,17 +394,53 @@ impl TreeLi {
         {
             return 0;
         }
-        while self.leaves.len() < l {
+        let cur = self.cur;
+        let lead = n.min(l - cur);
+        let (full, tail) = ((n - lead) / l, (n - lead) % l);
+        // Leaves start in order: this call reaches leaf cur + lead - 1, and
+        // the leaves of the later parts exist once a round has wrapped.
+        while self.leaves.len() < cur + lead {
             self.leaves.push(self.shape.start.clone());
         }
+        let mut at = 0;
+        for (leaves, rounds) in [(cur..cur + lead, 1), (0..l, full), (0..tail, 1)] {
+            if rounds == 0 || leaves.is_empty() {
+                continue;
+            }
+            let bytes = if rounds == 1 {
+                leaves.len()
+            } else {
+                rounds * l
+            } * block;
+            self.absorb_in_place(engine, p, leaves, &data[at..at + bytes], rounds);
+            at += bytes;
+        }
+        self.cur = (cur + n) % l;
+        n * block
+    }
+
+    /// `rounds` rounds of blocks into `leaves` (consecutive, already
+    /// started, at block boundaries): round t's block of leaf
+    /// `leaves.start + j` is at `data[(t·L + j)·B..]`.
+    fn absorb_in_place(
+        &mut self,
+        engine: &dyn Engine,
+        p: Parallelism,
+        leaves: core::ops::Range<usize>,
+        data: &[u8],
+        rounds: usize,
+    ) {
+        let (block, rate) = (self.shape.block, self.shape.rate);
         // The leaves' states as little-endian bytes, 200 a leaf (the form
         // the transposing loads read and the thread split hands out).
-        let mut states = vec![0u8; l * 200];
-        for (leaf, st) in self.leaves.iter_mut().zip(states.chunks_exact_mut(200)) {
-            // Every leaf has taken the header and whole blocks only.
-            let Some(lanes) = leaf.block_aligned_state() else {
-                return 0;
-            };
+        let mut states = vec![0u8; leaves.len() * 200];
+        for (leaf, st) in self.leaves[leaves.clone()]
+            .iter_mut()
+            .zip(states.chunks_exact_mut(200))
+        {
+            let lanes = leaf
+                .block_aligned_state()
+                .expect("tree LI leaves hold whole rate blocks at block boundaries");
             for (w, bytes) in lanes.iter().zip(st.chunks_exact_mut(8)) {
                 bytes.copy_from_slice(&w.to_le_bytes());
             }
@@ -410,15 +448,19 @@ impl TreeLi {
         let job = |first| Interleaved {
             data,
             first,
-            leaves: l,
+            leaves: self.shape.leaves,
             block,
             rate,
             rounds,
             nr: ROUNDS,
         };
+        let run = |first: usize, out: &mut [u8]| {
+            let done = absorb_interleaved_with(p, out, &job(first));
+            debug_assert!(done);
+        };
         #[cfg(feature = "std")]
         if engine.threads() > 1 {
-            let ids: Vec<usize> = (0..l).collect();
+            let ids: Vec<usize> = (0..leaves.len()).collect();
             engine::for_each_piece(
                 &ids,
                 &mut states,
@@ -426,28 +468,24 @@ impl TreeLi {
                 |_| rounds * block,
                 8,
                 &mut || {},
-                |piece, out| {
-                    let done = absorb_interleaved_with(p, out, &job(piece[0]));
-                    debug_assert!(done);
-                },
+                |piece, out| run(piece[0], out),
             );
         } else {
-            let done = absorb_interleaved_with(p, &mut states, &job(0));
-            debug_assert!(done);
+            run(0, &mut states);
         }
         #[cfg(not(feature = "std"))]
         {
-            let done = absorb_interleaved_with(p, &mut states, &job(0));
-            debug_assert!(done);
+            let _ = engine;
+            run(0, &mut states);
         }
-        for (leaf, st) in self.leaves.iter_mut().zip(states.chunks_exact(200)) {
-            if let Some(lanes) = leaf.block_aligned_state() {
-                for (w, bytes) in lanes.iter_mut().zip(st.chunks_exact(8)) {
-                    *w = u64::from_le_bytes(bytes.try_into().unwrap());
-                }
+        for (leaf, st) in self.leaves[leaves].iter_mut().zip(states.chunks_exact(200)) {
+            let lanes = leaf
+                .block_aligned_state()
+                .expect("tree LI leaves hold whole rate blocks at block boundaries");
+            for (w, bytes) in lanes.iter_mut().zip(st.chunks_exact(8)) {
+                *w = u64::from_le_bytes(bytes.try_into().unwrap());
             }
         }
-        rounds * round_bytes
     }
 
     /// End the message; read any amount of output from the reader.

@@ -670,6 +670,23 @@ fn streaming_whole_rounds_on_every_engine() {
                     "{p:?} engine {} threads {threads}, pieces",
                     e.name()
                 );
+                // Pieces of whole blocks: block boundaries at any leaf, so
+                // partial rounds at both ends of a piece.
+                let blocks = round / p.leaves().unwrap();
+                let mut h = TreeLi::new(p.clone()).unwrap();
+                let mut rest = &msg[..];
+                while !rest.is_empty() {
+                    let take =
+                        (rng.below(2 * p.leaves().unwrap() + 1) * blocks).clamp(1, rest.len());
+                    h.update(&rest[..take]);
+                    rest = &rest[take..];
+                }
+                assert_eq!(
+                    h.finalize_vec(48),
+                    want.to_vec(),
+                    "{p:?} engine {} threads {threads}, whole-block pieces",
+                    e.name()
+                );
             }
         }
     }

@@ -273,11 +273,13 @@ pub(crate) unsafe fn permute_states<V: Lanes>(states: &mut [State], rounds: usiz
 /// `t < rounds` and each state `j`, the `block` bytes at
 /// `data[((t * leaves) + first + j) * block..]` are absorbed into state `j`
 /// as `block / rate` rate-sized blocks, each followed by
-/// Keccak-p[1600, `nr`].
+/// Keccak-p[1600, `nr`]. `data` starts at the block of the call's first
+/// state, so `first` is a piece's offset among the call's states.
 pub(crate) struct Interleaved<'a> {
     pub data: &'a [u8],
-    /// Index of the first state's leaf among `leaves`.
+    /// Offset of the first state among the call's states.
     pub first: usize,
+    /// Blocks from one round to the next, in `block`s.
     pub leaves: usize,
     /// Bytes a leaf takes per round: a multiple of `rate`.
     pub block: usize,
@@ -296,12 +298,13 @@ impl Interleaved<'_> {
             && self.block % self.rate == 0
             && self.block > 0
             && (1..=24).contains(&self.nr)
-            && self.first + states <= self.leaves
-            && self
-                .leaves
-                .checked_mul(self.block)
-                .and_then(|r| r.checked_mul(self.rounds))
-                .is_some_and(|n| n <= self.data.len())
+            && (self.rounds == 0
+                || self
+                    .leaves
+                    .checked_mul(self.rounds - 1)
+                    .and_then(|b| b.checked_add(self.first + states))
+                    .and_then(|b| b.checked_mul(self.block))
+                    .is_some_and(|n| n <= self.data.len()))
     }
 }
 
@@ -325,10 +328,10 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
             *p = states[(g + j) * 200..].as_ptr();
         }
         // SAFETY: forwarded contract. State pointers cover 200 bytes each
-        // (25 words); every block pointer stays inside `data`: leaf
-        // first + g + j < leaves, t < rounds and s·rate + rate ≤ block, so
-        // the read ends at most at rounds·leaves·block ≤ data.len()
-        // (`fits`); idle lanes read ZEROS (200 ≥ rate bytes).
+        // (25 words); every block pointer stays inside `data`: t < rounds,
+        // g + j < count and s·rate + rate ≤ block, so a read ends at most at
+        // ((rounds − 1)·leaves + first + count)·block ≤ data.len() (`fits`);
+        // idle lanes read ZEROS (200 ≥ rate bytes).
         unsafe {
             let mut v = [V::zero(); 25];
             V::absorb(&mut v, &ptrs[..n], 25);
