@@ -340,7 +340,7 @@ impl TreeLi {
         on_cores(|engine| self.update_on(engine, data))
     }
 
-    /// [`TreeLi::update`] with whole rounds on `engine`'s lanes.
+    /// [`TreeLi::update`] with whole blocks in place on `engine`'s lanes.
     fn update_on(&mut self, engine: &dyn Engine, mut data: &[u8]) {
         if self.shape.height == 0 {
             self.leaves[0].absorb(data);
