@@ -89,6 +89,9 @@ fn engines_equal_golden_at_rate_edges() {
         (144, 24, 0x04),   // cSHAKE-style suffix, SHA3-224 rate
         (104, 12, 0xFF),   // seven suffix bits: a 2-block tail at rate-1
         (8, 24, 0x80),     // tiny rate, seven zero suffix bits
+        (136, 11, 0x06),   // odd round counts: the generic round on
+        (168, 1, 0x1F),    // every lane type (even counts take the
+        (72, 23, 0x01),    // generated assembly where there is one)
     ];
     let engines = engines();
     for (rate, rounds, d) in specs {

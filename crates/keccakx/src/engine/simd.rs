@@ -68,6 +68,16 @@ impl Engine for Simd {
             return super::Scalar.hash_many(spec, inputs, out_len, out);
         }
         match self.kind {
+            // Two to four messages: as many lanes as messages, at the cost
+            // of one narrow permutation a block (bench/NOTES.md, "Narrow
+            // lanes").
+            #[cfg(target_arch = "x86_64")]
+            Parallelism::X8
+                if inputs.len() <= 4 && crate::permutation::avx512::single_available() =>
+            {
+                // SAFETY: AVX-512F and VL checked just above.
+                unsafe { x86::hash_many_avx512_narrow(spec, inputs, out_len, out) }
+            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: AVX-512F availability checked above.
             Parallelism::X8 => unsafe { x86::hash_many_avx512(spec, inputs, out_len, out) },
@@ -97,6 +107,25 @@ mod x86 {
     ) {
         // SAFETY: compiled with AVX-512F, called only when the CPU has it.
         unsafe { hash_lanes::<__m512i>(spec, inputs, out_len, out) }
+    }
+
+    /// Two to four messages on AVX-512VL xmm (two lanes) or ymm (four).
+    #[target_feature(enable = "avx512f,avx512vl")]
+    pub(super) unsafe fn hash_many_avx512_narrow(
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+    ) {
+        use crate::permutation::avx512_narrow::{Four, Two};
+        // SAFETY: compiled with AVX-512F/VL, called only when the CPU has them.
+        unsafe {
+            if inputs.len() <= 2 {
+                hash_lanes::<Two>(spec, inputs, out_len, out)
+            } else {
+                hash_lanes::<Four>(spec, inputs, out_len, out)
+            }
+        }
     }
 
     #[target_feature(enable = "avx2")]

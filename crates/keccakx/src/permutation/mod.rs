@@ -10,6 +10,8 @@ mod asm_avx512;
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512_narrow;
 pub mod fast;
 pub mod generic;
 pub mod multi;
