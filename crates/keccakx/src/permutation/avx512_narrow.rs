@@ -112,3 +112,25 @@ narrow_lanes!(
     _mm256_rol_epi64,
     permute_ymm
 );
+
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn absorb_interleaved_vl(states: &mut [u8], job: &super::multi::Interleaved) {
+    // SAFETY: compiled with AVX-512F/VL, called only when present; the job
+    // fits (checked by the caller).
+    unsafe {
+        if states.len() <= 2 * 200 {
+            super::multi::absorb_interleaved::<Two>(states, job)
+        } else {
+            super::multi::absorb_interleaved::<Four>(states, job)
+        }
+    }
+}
+
+/// [`super::multi::absorb_interleaved`] for up to four states on xmm or
+/// ymm lanes. Panics without AVX-512F/VL or with more than four states;
+/// the caller checked that the job fits.
+pub(crate) fn absorb_interleaved(states: &mut [u8], job: &super::multi::Interleaved) {
+    assert!(super::avx512::single_available() && states.len() <= 4 * 200);
+    // SAFETY: checked just above; the job fits (caller).
+    unsafe { absorb_interleaved_vl(states, job) }
+}

@@ -385,6 +385,11 @@ pub(crate) fn absorb_interleaved_with(
         Parallelism::X2 => super::sse2::absorb_interleaved(states, job),
         #[cfg(target_arch = "x86_64")]
         Parallelism::X4 => super::avx2::absorb_interleaved(states, job),
+        // Up to four states: narrow lanes instead of a mostly idle ×8.
+        #[cfg(target_arch = "x86_64")]
+        Parallelism::X8 if states.len() <= 4 * 200 && super::avx512::single_available() => {
+            super::avx512_narrow::absorb_interleaved(states, job)
+        }
         #[cfg(target_arch = "x86_64")]
         Parallelism::X8 => super::avx512::absorb_interleaved(states, job),
         _ => return false,
