@@ -1,10 +1,13 @@
 //! RFC 9861: TurboSHAKE128/256 and KangarooTwelve (KT128, KT256).
 
+use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
 use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
+use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
+use crate::permutation::{keccak_p1600_with, State};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// TurboSHAKE's rounds: Keccak-p[1600, 12].
@@ -256,6 +259,10 @@ impl<const R: usize> Kt<R> {
     }
 
     pub fn update(&mut self, mut data: &[u8]) {
+        if self.leaves.is_none() && self.final_node.first_chunk_len() == 0 {
+            let taken = self.start_in_lanes(data);
+            data = &data[taken..];
+        }
         // Bytes of S_0 still to absorb once leaves follow them: absorbed by
         // the sink's first call, which runs while other threads start on
         // the leaves (chunked.rs), instead of before them.
@@ -287,6 +294,91 @@ impl<const R: usize> Kt<R> {
         if !first.is_empty() {
             self.final_node.absorb_first_chunk(first);
         }
+    }
+
+    /// S_0 and the whole leaves after it side by side in the engine's SIMD
+    /// lanes, when a first call brings at least one whole leaf after S_0:
+    /// they absorb their whole rate blocks together, then each leaf its last
+    /// partial block and padding. Before, S_0 ran on one state ahead of the
+    /// leaves: half the time at 16 KiB (bench/NOTES.md, "KT's first chunk
+    /// in the lanes"). Takes the one group of lanes that is not full (up to
+    /// 8 chunks on AVX-512); the rest goes to the leaves as usual, in whole
+    /// groups. On several threads with more chunks than one group, S_0
+    /// stays beside the leaves (it runs while other threads start on them)
+    /// and nothing is taken. Returns the bytes of `data` taken, whole
+    /// chunks; 0 when the lanes do not apply.
+    fn start_in_lanes(&mut self, data: &[u8]) -> usize {
+        #[cfg(feature = "std")]
+        let one_thread = crate::engine::effective_threads() == 1;
+        #[cfg(not(feature = "std"))]
+        let one_thread = true;
+        let p = crate::engine::current().parallelism();
+        let all = data.len() / CHUNK;
+        // S_0 joins the one group of lanes that is not full, so the leaves
+        // after it fill whole groups.
+        let chunks = if all == 0 {
+            0
+        } else {
+            (all - 1) % p.states() + 1
+        };
+        if chunks < 2 || (all > chunks && !one_thread) || !p.is_available() {
+            return 0;
+        }
+        debug_assert!(self.leaves.is_none() && self.final_node.first_len == 0);
+        let whole = CHUNK / R * R;
+        let mut states = vec![0u8; chunks * 200];
+        let job = Interleaved {
+            data: &data[..chunks * CHUNK],
+            first: 0,
+            leaves: chunks,
+            block: whole,
+            stride: CHUNK,
+            rate: R,
+            rounds: 1,
+            nr: TURBO_ROUNDS,
+        };
+        if !absorb_interleaved_with(p, &mut states, &job) {
+            return 0;
+        }
+        let lanes = |bytes: &[u8]| -> State {
+            core::array::from_fn(|i| {
+                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap())
+            })
+        };
+        // The leaves: their last partial block and padding, all at once.
+        // Both fit in that block: CHUNK mod R is 128 (KT128) or 32 (KT256).
+        let tail = CHUNK - whole;
+        let mut leaf_states: Vec<State> = (1..chunks)
+            .map(|j| {
+                let st = &mut states[j * 200..(j + 1) * 200];
+                let last = &data[j * CHUNK + whole..(j + 1) * CHUNK];
+                st[..tail].iter_mut().zip(last).for_each(|(s, d)| *s ^= d);
+                st[tail] ^= KtFinalNode::<R>::LEAF_SPEC.delimited_suffix;
+                st[R - 1] ^= 0x80;
+                lanes(st)
+            })
+            .collect();
+        keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
+        let n = KtFinalNode::<R>::CV_LEN;
+        let mut cvs = vec![0u8; leaf_states.len() * n];
+        for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
+            for (w, bytes) in st.iter().zip(cv.chunks_exact_mut(8)) {
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        // The final node: S_0's whole blocks are in; its last partial block
+        // and the chaining values follow as usual.
+        let node = &mut self.final_node;
+        node.sponge = ByteSponge::from_block_aligned(lanes(&states[..200]), R, TURBO_ROUNDS);
+        node.sponge.absorb(&data[whole..CHUNK]);
+        node.first_len = CHUNK;
+        node.push_cvs(&cvs);
+        self.leaves = Some(ChunkHasher::new(
+            KtFinalNode::<R>::LEAF_SPEC,
+            CHUNK,
+            KtFinalNode::<R>::CV_LEN,
+        ));
+        chunks * CHUNK
     }
 
     pub fn finalize_xof(mut self) -> XofReader {

@@ -213,6 +213,18 @@ impl ByteSponge {
         (self.pos == 0).then_some(&mut self.state)
     }
 
+    /// A sponge holding `state` after a whole number of absorbed blocks
+    /// (the inverse of [`block_aligned_state`](Self::block_aligned_state)):
+    /// for states absorbed side by side in SIMD lanes (KT's first chunk).
+    pub(crate) fn from_block_aligned(state: State, rate_bytes: usize, rounds: usize) -> Self {
+        ByteSponge {
+            state,
+            rate: rate_bytes,
+            rounds,
+            pos: 0,
+        }
+    }
+
     /// Bytes absorbed (or squeezed) in the current block.
     pub fn position(&self) -> usize {
         self.pos

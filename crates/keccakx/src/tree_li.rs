@@ -450,6 +450,7 @@ impl TreeLi {
             first,
             leaves: self.shape.leaves,
             block,
+            stride: block,
             rate,
             rounds,
             nr: ROUNDS,

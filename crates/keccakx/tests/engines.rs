@@ -279,6 +279,16 @@ fn tree_modes_equal_under_every_engine() {
         8192 * 2 - 1,
         8192 * 2,
         8192 * 2 + 1,
+        // S_0 and 2..=8 whole chunks in one update: the first chunk and the
+        // leaves side by side in SIMD lanes (every lane count of each engine).
+        8192 * 3,
+        8192 * 4 + 5,
+        8192 * 5 - 1,
+        8192 * 6 + 8191,
+        8192 * 7 + 168,
+        8192 * 8 - 1,
+        8192 * 8,
+        8192 * 8 + 1,
         8192 * 9 + 3,
         8192 * 21 + 100,
         8192 + 64 * 1024 - 1,
@@ -302,6 +312,9 @@ fn tree_modes_equal_under_every_engine() {
             v.push(kt128(&data[..l], b""));
             v.push(kt128(&data[..l], b"custom"));
             v.push(kt256(&data[..l], b"c"));
+            let mut h = keccakx::rfc9861::Kt256::new(b"");
+            h.update(&data[..l]);
+            v.push(h.finalize_vec(64));
             // S_0 partly absorbed before the big update.
             let mut h = keccakx::rfc9861::Kt128::new(b"");
             h.update(&data[..l.min(100)]);

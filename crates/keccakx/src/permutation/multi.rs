@@ -268,13 +268,17 @@ pub(crate) unsafe fn permute_states<V: Lanes>(states: &mut [State], rounds: usiz
     }
 }
 
-/// Interleaved blocks for many states at once (tree LI's leaves, whose
-/// blocks lie in the message one leaf after the other): for each round
-/// `t < rounds` and each state `j`, the `block` bytes at
-/// `data[((t * leaves) + first + j) * block..]` are absorbed into state `j`
+/// Interleaved blocks for many states at once: for each round `t < rounds`
+/// and each state `j`, the `block` bytes at
+/// `data[((t * leaves) + first + j) * stride..]` are absorbed into state `j`
 /// as `block / rate` rate-sized blocks, each followed by
 /// Keccak-p[1600, `nr`]. `data` starts at the block of the call's first
 /// state, so `first` is a piece's offset among the call's states.
+///
+/// Tree LI's leaves, whose blocks lie in the message one leaf after the
+/// other, take `stride == block`. KT's first chunk and leaves take one round
+/// with `stride` the chunk (8192 bytes) and `block` its whole rate blocks:
+/// each state skips its chunk's last partial block, absorbed afterwards.
 pub(crate) struct Interleaved<'a> {
     pub data: &'a [u8],
     /// Offset of the first state among the call's states.
@@ -283,6 +287,9 @@ pub(crate) struct Interleaved<'a> {
     pub leaves: usize,
     /// Bytes a leaf takes per round: a multiple of `rate`.
     pub block: usize,
+    /// Bytes from one state's block to the next, and the unit of `first`
+    /// and `leaves`: at least `block`.
+    pub stride: usize,
     /// Sponge rate in bytes: a multiple of 8, at most 200.
     pub rate: usize,
     pub rounds: usize,
@@ -297,13 +304,16 @@ impl Interleaved<'_> {
             && (8..=200).contains(&self.rate)
             && self.block % self.rate == 0
             && self.block > 0
+            && self.stride >= self.block
             && (1..=24).contains(&self.nr)
             && (self.rounds == 0
+                || states == 0
                 || self
                     .leaves
                     .checked_mul(self.rounds - 1)
-                    .and_then(|b| b.checked_add(self.first + states))
-                    .and_then(|b| b.checked_mul(self.block))
+                    .and_then(|b| b.checked_add(self.first + states - 1))
+                    .and_then(|b| b.checked_mul(self.stride))
+                    .and_then(|b| b.checked_add(self.block))
                     .is_some_and(|n| n <= self.data.len()))
     }
 }
@@ -330,8 +340,8 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
         // SAFETY: forwarded contract. State pointers cover 200 bytes each
         // (25 words); every block pointer stays inside `data`: t < rounds,
         // g + j < count and s·rate + rate ≤ block, so a read ends at most at
-        // ((rounds − 1)·leaves + first + count)·block ≤ data.len() (`fits`);
-        // idle lanes read ZEROS (200 ≥ rate bytes).
+        // ((rounds − 1)·leaves + first + count − 1)·stride + block ≤
+        // data.len() (`fits`); idle lanes read ZEROS (200 ≥ rate bytes).
         unsafe {
             let mut v = [V::zero(); 25];
             V::absorb(&mut v, &ptrs[..n], 25);
@@ -339,11 +349,11 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
                 let row = job
                     .data
                     .as_ptr()
-                    .add((t * job.leaves + job.first + g) * job.block);
+                    .add((t * job.leaves + job.first + g) * job.stride);
                 let mut s = 0;
                 while s < job.block {
                     for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                        *p = row.add(j * job.block + s);
+                        *p = row.add(j * job.stride + s);
                     }
                     V::absorb(&mut v, &ptrs[..n], words);
                     permute(&mut v, job.nr);
