@@ -356,10 +356,7 @@ fn check_round_trip_every_algorithm_and_tag() {
             (w.next().unwrap().to_string(), w.next().unwrap().to_string())
         })
         .collect();
-    assert!(
-        rows.len() >= keccakx::registry::list().len() + 1,
-        "{listed}"
-    );
+    assert!(rows.len() > keccakx::registry::list().len(), "{listed}");
     for (name, display) in &rows {
         let mut base: Vec<String> = vec!["-a".into(), name.clone()];
         if name.starts_with("kmac") {

@@ -173,7 +173,7 @@ impl<const R: usize> KtFinalNode<R> {
     /// is not a multiple of `CV_LEN` or when S_0 is not yet full (leaves
     /// exist only after a full first chunk).
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() % Self::CV_LEN != 0 {
+        if !cvs.len().is_multiple_of(Self::CV_LEN) {
             return Err(Error::InvalidParameter(
                 "KT final node: chaining values must be whole 32-byte (KT128) or 64-byte (KT256) values",
             ));

@@ -363,7 +363,7 @@ impl<const R: usize> ParallelHashOuter<R> {
     /// [`Error::InvalidParameter`], with nothing absorbed, when `cvs.len()`
     /// is not a multiple of `CV_LEN`.
     pub fn absorb_chaining_values(&mut self, cvs: &[u8]) -> Result<()> {
-        if cvs.len() % Self::CV_LEN != 0 {
+        if !cvs.len().is_multiple_of(Self::CV_LEN) {
             return Err(Error::InvalidParameter(
                 "ParallelHash: chaining values must be whole 32-byte (128) or 64-byte (256) values",
             ));

@@ -131,7 +131,7 @@ impl SpongeParams {
     }
     /// Whether the fast byte-oriented core applies.
     pub fn is_fast(&self) -> bool {
-        self.width == 1600 && self.rate % 8 == 0
+        self.width == 1600 && self.rate.is_multiple_of(8)
     }
 }
 
@@ -144,7 +144,7 @@ fn xor_bytes(state: &mut State, offset: usize, data: &[u8]) {
     let mut i = offset;
     let mut data = data;
     // Leading bytes up to a lane boundary.
-    while i % 8 != 0 && !data.is_empty() {
+    while !i.is_multiple_of(8) && !data.is_empty() {
         state[i / 8] ^= (data[0] as u64) << (8 * (i % 8));
         data = &data[1..];
         i += 1;
@@ -165,7 +165,7 @@ fn xor_bytes(state: &mut State, offset: usize, data: &[u8]) {
 fn extract_bytes(state: &State, offset: usize, out: &mut [u8]) {
     let mut i = offset;
     let mut out = out;
-    while i % 8 != 0 && !out.is_empty() {
+    while !i.is_multiple_of(8) && !out.is_empty() {
         out[0] = (state[i / 8] >> (8 * (i % 8))) as u8;
         out = &mut out[1..];
         i += 1;
@@ -618,7 +618,7 @@ mod tests {
         let mut n = 0usize;
         let mut push = |data: &[u8], k: usize| {
             for i in 0..k {
-                if n % 8 == 0 {
+                if n.is_multiple_of(8) {
                     bits.push(0u8);
                 }
                 bits[n / 8] |= ((data[i / 8] >> (i % 8)) & 1) << (n % 8);

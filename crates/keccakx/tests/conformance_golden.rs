@@ -264,7 +264,7 @@ fn random_msg(rng: &mut common::prng::Rng, max_bits: usize) -> (Vec<u8>, usize) 
     let n = rng.below(max_bits + 1);
     let mut m = rng.bytes(n.div_ceil(8));
     // Junk above the last bit must be ignored.
-    if n % 8 != 0 {
+    if !n.is_multiple_of(8) {
         let last = m.len() - 1;
         m[last] |= 0xFF << (n % 8);
     }
@@ -445,7 +445,7 @@ fn sponge_in_pieces(
     let mut bits_tail = Vec::new();
     while pos < n {
         let take = rng.range(1, (n - pos).min(3 * p.rate_bits() / 2 + 9));
-        if pos % 8 == 0 && take >= 8 && rng.below(2) == 0 {
+        if pos.is_multiple_of(8) && take >= 8 && rng.below(2) == 0 {
             let bytes = take / 8;
             s.update(&m[pos / 8..pos / 8 + bytes]);
             pos += bytes * 8;

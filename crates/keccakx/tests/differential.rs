@@ -522,7 +522,7 @@ where
 /// Whether tiny-keccak's KMAC mishandles this key (see above).
 fn tiny_keccak_kmac_edge(sec: usize, key: &[u8]) -> bool {
     let r = rate_of(sec);
-    (left_encode(r as u64).len() + encode_string(key).len()) % r == 0
+    (left_encode(r as u64).len() + encode_string(key).len()).is_multiple_of(r)
 }
 
 fn ours_kmac(

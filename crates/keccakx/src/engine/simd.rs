@@ -64,7 +64,7 @@ impl Engine for Simd {
         }
         // One message gains nothing from lanes; a rate that is not a whole
         // number of words (raw Keccak[r, c] only) takes the scalar path.
-        if inputs.len() == 1 || spec.rate_bytes % 8 != 0 || !self.is_available() {
+        if inputs.len() == 1 || !spec.rate_bytes.is_multiple_of(8) || !self.is_available() {
             return super::Scalar.hash_many(spec, inputs, out_len, out);
         }
         match self.kind {

@@ -255,7 +255,7 @@ mod tests {
     fn split_points_are_increasing_aligned_and_balanced() {
         // Equal costs: every inner cut on a multiple of 8, pieces within
         // one lane group of each other.
-        let b = split_points(core::iter::repeat(1).take(127), 127, 127, 8, 8);
+        let b = split_points(std::iter::repeat_n(1, 127), 127, 127, 8, 8);
         check_points(&b, 127, 8);
         assert_eq!(b.len(), 9, "{b:?}");
         assert!(b[1..8].iter().all(|c| c % 8 == 0), "{b:?}");
@@ -275,7 +275,7 @@ mod tests {
         // Alignment never empties a piece, whatever the sizes.
         for len in 1..40 {
             for parts in 1..=len.min(9) {
-                let b = split_points(core::iter::repeat(3).take(len), 3 * len, len, parts, 8);
+                let b = split_points(std::iter::repeat_n(3, len), 3 * len, len, parts, 8);
                 check_points(&b, len, parts);
             }
         }

@@ -18,7 +18,7 @@ use super::generic::ROUND_CONSTANTS;
 /// The CPU must have avx512f; `rounds` must be even and in 2..=24.
 #[target_feature(enable = "avx512f")]
 pub(crate) unsafe fn permute_zmm(a: &mut [__m512i; 25], rounds: usize) {
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     let mut rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     let mut n = rounds / 2;
     // SAFETY: only registers named below are written; the only memory read
@@ -322,7 +322,7 @@ pub(crate) unsafe fn permute_zmm(a: &mut [__m512i; 25], rounds: usize) {
 /// The CPU must have avx512f,avx512vl; `rounds` must be even and in 2..=24.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(crate) unsafe fn permute_ymm(a: &mut [__m256i; 25], rounds: usize) {
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     let mut rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     let mut n = rounds / 2;
     // SAFETY: only registers named below are written; the only memory read
@@ -626,7 +626,7 @@ pub(crate) unsafe fn permute_ymm(a: &mut [__m256i; 25], rounds: usize) {
 /// The CPU must have avx512f,avx512vl; `rounds` must be even and in 2..=24.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(crate) unsafe fn permute_xmm(a: &mut [__m128i; 25], rounds: usize) {
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     let mut rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     let mut n = rounds / 2;
     // SAFETY: only registers named below are written; the only memory read
@@ -939,7 +939,7 @@ pub(crate) unsafe fn absorb_xmm(
     words: usize,
     rounds: usize,
 ) {
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     debug_assert!((9..=21).contains(&words) && blocks >= 1);
     let rc0 = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     // SAFETY: reads `blocks * words * 8` bytes from `data` (caller), the

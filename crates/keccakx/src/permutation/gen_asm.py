@@ -135,7 +135,7 @@ def rust_fn(kind, ty, name, bcast, feature):
 /// The CPU must have {feature}; `rounds` must be even and in 2..=24.
 #[target_feature(enable = "{feature}")]
 pub(crate) unsafe fn {name}(a: &mut [{ty}; 25], rounds: usize) {{
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     let mut rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     let mut n = rounds / 2;
     // SAFETY: only registers named below are written; the only memory read
@@ -195,7 +195,7 @@ pub(crate) unsafe fn absorb_xmm(
     words: usize,
     rounds: usize,
 ) {{
-    debug_assert!(rounds % 2 == 0 && (2..=24).contains(&rounds));
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds));
     debug_assert!((9..=21).contains(&words) && blocks >= 1);
     let rc0 = ROUND_CONSTANTS[24 - rounds..].as_ptr();
     // SAFETY: reads `blocks * words * 8` bytes from `data` (caller), the

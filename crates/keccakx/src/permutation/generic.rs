@@ -34,7 +34,7 @@ pub const ROUND_CONSTANTS: [u64; 24] = [
 
 /// FIPS 202 Algorithm 5: the bit rc(t) of the LFSR x^8 + x^6 + x^5 + x^4 + 1.
 pub fn rc(t: usize) -> u64 {
-    if t % 255 == 0 {
+    if t.is_multiple_of(255) {
         return 1;
     }
     let mut r: u16 = 0x01; // R = 10000000, R[0] is the low bit

@@ -215,7 +215,7 @@ pub(crate) unsafe fn permute<V: Lanes>(a: &mut [V; 25], rounds: usize) {
     let mut ir = 24 - rounds;
     // SAFETY: forwarded contract.
     unsafe {
-        if rounds % 2 == 0 && V::permute_even(a, rounds) {
+        if rounds.is_multiple_of(2) && V::permute_even(a, rounds) {
             return;
         }
         if V::BY_ROWS {
@@ -300,9 +300,9 @@ impl Interleaved<'_> {
     /// Whether the job is well formed for `states` states: the reads it
     /// makes all fall inside `data`.
     pub(crate) fn fits(&self, states: usize) -> bool {
-        self.rate % 8 == 0
+        self.rate.is_multiple_of(8)
             && (8..=200).contains(&self.rate)
-            && self.block % self.rate == 0
+            && self.block.is_multiple_of(self.rate)
             && self.block > 0
             && self.stride >= self.block
             && (1..=24).contains(&self.nr)
@@ -384,7 +384,7 @@ pub(crate) fn absorb_interleaved_with(
     job: &Interleaved,
 ) -> bool {
     assert!(
-        states.len() % 200 == 0 && job.fits(states.len() / 200),
+        states.len().is_multiple_of(200) && job.fits(states.len() / 200),
         "absorb_interleaved: job does not fit the states"
     );
     if !p.is_available() {

@@ -207,8 +207,8 @@ pub(crate) fn absorb_blocks(a: &mut State, data: &[u8], rate: usize, rounds: usi
         // Cheap tests first: most calls from small updates stop here.
         if data.len() >= rate
             && (72..=168).contains(&rate)
-            && rate % 8 == 0
-            && rounds % 2 == 0
+            && rate.is_multiple_of(8)
+            && rounds.is_multiple_of(2)
             && (2..=24).contains(&rounds)
             && best() == Single::Avx512
         {

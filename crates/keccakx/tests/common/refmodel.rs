@@ -9,7 +9,7 @@ type Bits = [[[u8; 64]; 5]; 5];
 
 /// FIPS 202 Algorithm 5, rc(t).
 pub fn rc_bit(t: usize) -> u8 {
-    if t % 255 == 0 {
+    if t.is_multiple_of(255) {
         return 1;
     }
     // R = 1 0 0 0 0 0 0 0, R[0] first.
@@ -202,7 +202,7 @@ pub fn sponge(
     p.extend_from_slice(suffix);
     // pad10*1: 1, then j zeros with j = (-m-2) mod r, then 1.
     p.push(1);
-    while (p.len() + 1) % rate != 0 {
+    while !(p.len() + 1).is_multiple_of(rate) {
         p.push(0);
     }
     p.push(1);
