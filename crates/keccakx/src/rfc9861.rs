@@ -164,6 +164,92 @@ impl<const R: usize> KtFinalNode<R> {
         self.first_len
     }
 
+    /// How much of a first update of `len` bytes (more than one chunk, S_0
+    /// not started) goes through [`absorb_first`](Self::absorb_first): S_0
+    /// alone, or S_0 and the whole leaves after it that fill the one group
+    /// of the engine's SIMD lanes that is not full (so the leaves after
+    /// them fill whole groups; 8 chunks a group on AVX-512).
+    fn first_with_lanes(len: usize) -> usize {
+        let p = crate::engine::current().parallelism();
+        let all = len / CHUNK;
+        if all < 2 || !p.is_available() {
+            return CHUNK;
+        }
+        ((all - 1) % p.states() + 1) * CHUNK
+    }
+
+    /// Absorb bytes of S_0 as [`absorb_first_chunk`](Self::absorb_first_chunk)
+    /// does, or, for `data` of S_0 and whole leaves (from a fresh node, see
+    /// [`first_with_lanes`](Self::first_with_lanes)), S_0 and those leaves
+    /// side by side in SIMD lanes: they absorb their whole rate blocks
+    /// together, then the leaves their last partial block and padding, and
+    /// their chaining values follow S_0. Before, S_0 ran on one state ahead
+    /// of the leaves: half the time at 16 KiB (bench/NOTES.md, "KT's first
+    /// chunk in the lanes").
+    fn absorb_first(&mut self, data: &[u8]) {
+        let chunks = data.len() / CHUNK;
+        if self.first_len != 0 || chunks < 2 {
+            self.absorb_first_chunk(data);
+            return;
+        }
+        debug_assert!(data.len() == chunks * CHUNK && self.leaves == 0);
+        let whole = CHUNK / R * R;
+        let mut states = vec![0u8; chunks * 200];
+        let job = Interleaved {
+            data,
+            first: 0,
+            leaves: chunks,
+            block: whole,
+            stride: CHUNK,
+            rate: R,
+            rounds: 1,
+            nr: TURBO_ROUNDS,
+        };
+        let p = crate::engine::current().parallelism();
+        if chunks > p.states() || !absorb_interleaved_with(p, &mut states, &job) {
+            // The engine changed since `first_with_lanes`: one at a time.
+            self.absorb_first_chunk(&data[..CHUNK]);
+            let mut cv = [0u8; 64];
+            for leaf in data[CHUNK..].chunks(CHUNK) {
+                Self::LEAF_SPEC.hash_one(leaf, &mut cv[..Self::CV_LEN]);
+                self.push_cvs(&cv[..Self::CV_LEN]);
+            }
+            return;
+        }
+        let lanes = |bytes: &[u8]| -> State {
+            core::array::from_fn(|i| {
+                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap())
+            })
+        };
+        // The leaves: their last partial block and padding, all at once.
+        // Both fit in that block: CHUNK mod R is 128 (KT128) or 32 (KT256).
+        let tail = CHUNK - whole;
+        let mut leaf_states: Vec<State> = (1..chunks)
+            .map(|j| {
+                let st = &mut states[j * 200..(j + 1) * 200];
+                let last = &data[j * CHUNK + whole..(j + 1) * CHUNK];
+                st[..tail].iter_mut().zip(last).for_each(|(s, d)| *s ^= d);
+                st[tail] ^= Self::LEAF_SPEC.delimited_suffix;
+                st[R - 1] ^= 0x80;
+                lanes(st)
+            })
+            .collect();
+        keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
+        let n = Self::CV_LEN;
+        let mut cvs = vec![0u8; leaf_states.len() * n];
+        for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
+            for (w, bytes) in st.iter().zip(cv.chunks_exact_mut(8)) {
+                bytes.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        // S_0's whole blocks are in; its last partial block and the
+        // chaining values follow as usual.
+        self.sponge = ByteSponge::from_block_aligned(lanes(&states[..200]), R, TURBO_ROUNDS);
+        self.sponge.absorb(&data[whole..CHUNK]);
+        self.first_len = CHUNK;
+        self.push_cvs(&cvs);
+    }
+
     /// Absorb the chaining values of the next leaves, in leaf order:
     /// `cvs` holds zero or more whole [`CV_LEN`](Self::CV_LEN)-byte values.
     ///
@@ -259,13 +345,10 @@ impl<const R: usize> Kt<R> {
     }
 
     pub fn update(&mut self, mut data: &[u8]) {
-        if self.leaves.is_none() && self.final_node.first_chunk_len() == 0 {
-            let taken = self.start_in_lanes(data);
-            data = &data[taken..];
-        }
-        // Bytes of S_0 still to absorb once leaves follow them: absorbed by
-        // the sink's first call, which runs while other threads start on
-        // the leaves (chunked.rs), instead of before them.
+        // Bytes of S_0 still to absorb once leaves follow them, and the
+        // leaves that share SIMD lanes with it (`KtFinalNode::absorb_first`):
+        // absorbed by the sink's first call, which runs while other threads
+        // start on the other leaves (chunked.rs), instead of before them.
         let mut first: &[u8] = &[];
         if self.leaves.is_none() {
             let room = CHUNK - self.final_node.first_chunk_len();
@@ -274,7 +357,12 @@ impl<const R: usize> Kt<R> {
                 return;
             }
             // More than one chunk: the rest of S goes to the leaves.
-            (first, data) = data.split_at(room);
+            let take = if room == CHUNK {
+                KtFinalNode::<R>::first_with_lanes(data.len())
+            } else {
+                room
+            };
+            (first, data) = data.split_at(take);
             self.leaves = Some(ChunkHasher::new(
                 KtFinalNode::<R>::LEAF_SPEC,
                 CHUNK,
@@ -285,100 +373,15 @@ impl<const R: usize> Kt<R> {
         if let Some(leaves) = &mut self.leaves {
             leaves.update(data, &mut |cvs| {
                 if !first.is_empty() {
-                    final_node.absorb_first_chunk(core::mem::take(&mut first));
+                    final_node.absorb_first(core::mem::take(&mut first));
                 }
                 final_node.push_cvs(cvs)
             });
         }
         // No engine call (the leaves were only buffered): S_0 now.
         if !first.is_empty() {
-            self.final_node.absorb_first_chunk(first);
+            self.final_node.absorb_first(first);
         }
-    }
-
-    /// S_0 and the whole leaves after it side by side in the engine's SIMD
-    /// lanes, when a first call brings at least one whole leaf after S_0:
-    /// they absorb their whole rate blocks together, then each leaf its last
-    /// partial block and padding. Before, S_0 ran on one state ahead of the
-    /// leaves: half the time at 16 KiB (bench/NOTES.md, "KT's first chunk
-    /// in the lanes"). Takes the one group of lanes that is not full (up to
-    /// 8 chunks on AVX-512); the rest goes to the leaves as usual, in whole
-    /// groups. On several threads with more chunks than one group, S_0
-    /// stays beside the leaves (it runs while other threads start on them)
-    /// and nothing is taken. Returns the bytes of `data` taken, whole
-    /// chunks; 0 when the lanes do not apply.
-    fn start_in_lanes(&mut self, data: &[u8]) -> usize {
-        #[cfg(feature = "std")]
-        let one_thread = crate::engine::effective_threads() == 1;
-        #[cfg(not(feature = "std"))]
-        let one_thread = true;
-        let p = crate::engine::current().parallelism();
-        let all = data.len() / CHUNK;
-        // S_0 joins the one group of lanes that is not full, so the leaves
-        // after it fill whole groups.
-        let chunks = if all == 0 {
-            0
-        } else {
-            (all - 1) % p.states() + 1
-        };
-        if chunks < 2 || (all > chunks && !one_thread) || !p.is_available() {
-            return 0;
-        }
-        debug_assert!(self.leaves.is_none() && self.final_node.first_len == 0);
-        let whole = CHUNK / R * R;
-        let mut states = vec![0u8; chunks * 200];
-        let job = Interleaved {
-            data: &data[..chunks * CHUNK],
-            first: 0,
-            leaves: chunks,
-            block: whole,
-            stride: CHUNK,
-            rate: R,
-            rounds: 1,
-            nr: TURBO_ROUNDS,
-        };
-        if !absorb_interleaved_with(p, &mut states, &job) {
-            return 0;
-        }
-        let lanes = |bytes: &[u8]| -> State {
-            core::array::from_fn(|i| {
-                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap())
-            })
-        };
-        // The leaves: their last partial block and padding, all at once.
-        // Both fit in that block: CHUNK mod R is 128 (KT128) or 32 (KT256).
-        let tail = CHUNK - whole;
-        let mut leaf_states: Vec<State> = (1..chunks)
-            .map(|j| {
-                let st = &mut states[j * 200..(j + 1) * 200];
-                let last = &data[j * CHUNK + whole..(j + 1) * CHUNK];
-                st[..tail].iter_mut().zip(last).for_each(|(s, d)| *s ^= d);
-                st[tail] ^= KtFinalNode::<R>::LEAF_SPEC.delimited_suffix;
-                st[R - 1] ^= 0x80;
-                lanes(st)
-            })
-            .collect();
-        keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
-        let n = KtFinalNode::<R>::CV_LEN;
-        let mut cvs = vec![0u8; leaf_states.len() * n];
-        for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
-            for (w, bytes) in st.iter().zip(cv.chunks_exact_mut(8)) {
-                bytes.copy_from_slice(&w.to_le_bytes());
-            }
-        }
-        // The final node: S_0's whole blocks are in; its last partial block
-        // and the chaining values follow as usual.
-        let node = &mut self.final_node;
-        node.sponge = ByteSponge::from_block_aligned(lanes(&states[..200]), R, TURBO_ROUNDS);
-        node.sponge.absorb(&data[whole..CHUNK]);
-        node.first_len = CHUNK;
-        node.push_cvs(&cvs);
-        self.leaves = Some(ChunkHasher::new(
-            KtFinalNode::<R>::LEAF_SPEC,
-            CHUNK,
-            KtFinalNode::<R>::CV_LEN,
-        ));
-        chunks * CHUNK
     }
 
     pub fn finalize_xof(mut self) -> XofReader {
