@@ -60,11 +60,18 @@ impl<const R: usize> TurboShake<R> {
 /// length_encode(x) of RFC 9861 §3.3: x big-endian without leading zeros,
 /// then the number of those bytes (length_encode(0) = 0x00).
 pub fn length_encode(x: u64) -> Vec<u8> {
-    let b = x.to_be_bytes();
+    let (buf, len) = length_encoded(x);
+    buf[..len].to_vec()
+}
+
+/// [`length_encode`] without a heap allocation: the bytes and how many of
+/// them there are (small inputs finish without calling the allocator).
+fn length_encoded(x: u64) -> ([u8; 9], usize) {
     let n = 8 - (x.leading_zeros() / 8) as usize;
-    let mut v = b[8 - n..].to_vec();
-    v.push(n as u8);
-    v
+    let mut buf = [0u8; 9];
+    buf[..n].copy_from_slice(&x.to_be_bytes()[8 - n..]);
+    buf[n] = n as u8;
+    (buf, n + 1)
 }
 
 /// The final node of KangarooTwelve (RFC 9861 §3.2) on TurboSHAKE with rate
@@ -302,7 +309,8 @@ impl<const R: usize> KtFinalNode<R> {
         if self.leaves == 0 {
             self.sponge.pad_delimited(0x07);
         } else {
-            self.sponge.absorb(&length_encode(self.leaves));
+            let (buf, len) = length_encoded(self.leaves);
+            self.sponge.absorb(&buf[..len]);
             self.sponge.absorb(&[0xFF, 0xFF]);
             self.sponge.pad_delimited(0x06);
         }
@@ -387,7 +395,8 @@ impl<const R: usize> Kt<R> {
     pub fn finalize_xof(mut self) -> XofReader {
         let c = core::mem::take(&mut self.customization);
         self.update(&c);
-        self.update(&length_encode(c.len() as u64));
+        let (buf, len) = length_encoded(c.len() as u64);
+        self.update(&buf[..len]);
         if let Some(mut leaves) = self.leaves.take() {
             let final_node = &mut self.final_node;
             // At least one chaining value comes out: the leaves exist only
@@ -414,5 +423,9 @@ mod tests {
         assert_eq!(length_encode(0), [0x00]);
         assert_eq!(length_encode(12), [0x0C, 0x01]);
         assert_eq!(length_encode(65538), [0x01, 0x00, 0x02, 0x03]);
+        assert_eq!(
+            length_encode(u64::MAX),
+            [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x08]
+        );
     }
 }
