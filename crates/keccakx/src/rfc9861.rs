@@ -7,7 +7,7 @@ use crate::chunked::ChunkHasher;
 use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
 use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
-use crate::permutation::{keccak_p1600_with, State};
+use crate::permutation::{keccak_p1600_with, state_from_bytes, state_to_bytes, State};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// TurboSHAKE's rounds: Keccak-p[1600, 12].
@@ -223,11 +223,6 @@ impl<const R: usize> KtFinalNode<R> {
             }
             return;
         }
-        let lanes = |bytes: &[u8]| -> State {
-            core::array::from_fn(|i| {
-                u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap())
-            })
-        };
         // The leaves: their last partial block and padding, all at once.
         // Both fit in that block: CHUNK mod R is 128 (KT128) or 32 (KT256).
         let tail = CHUNK - whole;
@@ -238,20 +233,19 @@ impl<const R: usize> KtFinalNode<R> {
                 st[..tail].iter_mut().zip(last).for_each(|(s, d)| *s ^= d);
                 st[tail] ^= Self::LEAF_SPEC.delimited_suffix;
                 st[R - 1] ^= 0x80;
-                lanes(st)
+                state_from_bytes(st)
             })
             .collect();
         keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
         let n = Self::CV_LEN;
         let mut cvs = vec![0u8; leaf_states.len() * n];
         for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
-            for (w, bytes) in st.iter().zip(cv.chunks_exact_mut(8)) {
-                bytes.copy_from_slice(&w.to_le_bytes());
-            }
+            state_to_bytes(st, cv);
         }
         // S_0's whole blocks are in; its last partial block and the
         // chaining values follow as usual.
-        self.sponge = ByteSponge::from_block_aligned(lanes(&states[..200]), R, TURBO_ROUNDS);
+        self.sponge =
+            ByteSponge::from_block_aligned(state_from_bytes(&states[..200]), R, TURBO_ROUNDS);
         self.sponge.absorb(&data[whole..CHUNK]);
         self.first_len = CHUNK;
         self.push_cvs(&cvs);

@@ -33,7 +33,7 @@ use alloc::vec::Vec;
 use crate::engine::{self, Engine, LaneSpec};
 use crate::error::{Error, Result};
 use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
-use crate::permutation::Parallelism;
+use crate::permutation::{state_from_bytes, state_to_bytes, Parallelism};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// Keccak-f[1600]: tree LI always uses the full 24 rounds.
@@ -441,9 +441,7 @@ impl TreeLi {
             let lanes = leaf
                 .block_aligned_state()
                 .expect("tree LI leaves hold whole rate blocks at block boundaries");
-            for (w, bytes) in lanes.iter().zip(st.chunks_exact_mut(8)) {
-                bytes.copy_from_slice(&w.to_le_bytes());
-            }
+            state_to_bytes(lanes, st);
         }
         let job = |first| Interleaved {
             data,
@@ -483,9 +481,7 @@ impl TreeLi {
             let lanes = leaf
                 .block_aligned_state()
                 .expect("tree LI leaves hold whole rate blocks at block boundaries");
-            for (w, bytes) in lanes.iter_mut().zip(st.chunks_exact(8)) {
-                *w = u64::from_le_bytes(bytes.try_into().unwrap());
-            }
+            *lanes = state_from_bytes(st);
         }
     }
 

@@ -25,6 +25,20 @@ use crate::error::{Error, Result};
 /// w = b/25 bits in its low-order bits; the rest are zero.
 pub type State = [u64; 25];
 
+/// A Keccak-p[1600] state from its little-endian bytes (200; the form the
+/// multi-state absorbs read and write, see `multi::absorb_interleaved`).
+pub(crate) fn state_from_bytes(bytes: &[u8]) -> State {
+    core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
+}
+
+/// The first `out.len()` (≤ 200) little-endian bytes of a Keccak-p[1600]
+/// state: all of it, or the start of the output (a chaining value).
+pub(crate) fn state_to_bytes(state: &State, out: &mut [u8]) {
+    for (w, bytes) in state.iter().zip(out.chunks_mut(8)) {
+        bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]);
+    }
+}
+
 /// The seven Keccak-p widths b = 25·2^ℓ.
 pub const WIDTHS: [usize; 7] = [25, 50, 100, 200, 400, 800, 1600];
 
