@@ -30,11 +30,8 @@ plan, two lanes per register: gen_asm_pairs.py.
 import sys
 from pathlib import Path
 
-from gen_asm_pairs import rust_absorb_fn
+from gen_asm_pairs import RHO, rust_absorb_fn
 
-# ρ offsets (FIPS 202 Table 2, mod 64) of lane x + 5y.
-RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
-       41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 
 
 def pi_sources():
