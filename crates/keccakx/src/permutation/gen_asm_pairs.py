@@ -2,8 +2,9 @@
 register (imported by gen_asm.py, which writes the file).
 
 Why (bench/NOTES.md, "Single state, seventh look"): one lane per register
-spends 100 vector ops a round; pairing lanes brings it to 84, and the
-generated order below measured 1.03x the one-lane kernel on SHA3-256.
+spends 100 vector ops a round; pairing lanes brings it to 84. The first
+order measured 1.03x the one-lane kernel on SHA3-256; SCHEDULE and the
+paired block XOR ("eighth look") another 1.018x.
 
 State between rounds, 15 registers (the "row-pair form"):
     A[x] = [(x,0), (x,1)],  B[x] = [(x,2), (x,3)],  S[x] = [(x,4), (x+3,4)]
@@ -23,8 +24,12 @@ One round:
   is 15 VPTERNLOGQ on whole pairs.
 - ι is deferred into the next round (folded into V[0] and P1[0], off θ's
   chain); the pending constant is undone at load and applied at store.
+- The output pairs go through θ's effect, ρ and χ in the order SCHEDULE,
+  each χ as soon as its three inputs exist.
 Registers are allocated by a linear scan over the generated ops; the loop
 body is two rounds, then moves put the state back in registers 0..14.
+A block is XORed in one op per register: its two words are loaded into one
+xmm (VMOVQ, VPINSRQ) first.
 """
 
 # ρ offsets (FIPS 202 Table 2, mod 64) of lane x + 5y.
@@ -34,6 +39,19 @@ RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
 STATE_REGS = ([("A", x) for x in range(5)] + [("B", x) for x in range(5)]
               + [("S", x) for x in range(5)])
 UNROLL = 2
+
+# The order of θ's effect, ρ and χ on the 15 output pairs (group, column)
+# in each round of the loop body. Row 4's group S goes last: its χ outputs
+# enter the next parities through one VPTERNLOGQ, A's and B's through three
+# (S first or in the middle measured 0.92x). Within that, the order came
+# from a hill climb on a pipeline model and was kept because it measured
+# 1.4 % faster than B, A, S column by column (bench/NOTES.md, "eighth look").
+SCHEDULE = [
+    [("B", 1), ("B", 2), ("B", 4), ("A", 0), ("A", 1), ("B", 0), ("A", 2), ("B", 3),
+     ("A", 3), ("A", 4), ("S", 2), ("S", 0), ("S", 1), ("S", 3), ("S", 4)],
+    [("B", 0), ("B", 1), ("B", 3), ("B", 4), ("A", 0), ("A", 1), ("B", 2), ("A", 4),
+     ("A", 2), ("A", 3), ("S", 0), ("S", 1), ("S", 2), ("S", 3), ("S", 4)],
+]
 
 
 def tern_imm(f):
@@ -103,14 +121,20 @@ def one_round(p, st, rc_offset):
             return p.op("unpckhi", [r0, r1])
         return p.op("shufpd", [r0, r1], s0 | (s1 << 1))
 
-    # (source pair, a for θ or None for Q, its two lanes) per output group
-    groups = {
-        "A": [(pair((y, y), (y + 3, y)), y, (y, y), (y + 3, y)) for y in range(5)],
-        "B": [(pair((y + 1, y), (y + 4, y)), y + 1, (y + 1, y), (y + 4, y)) for y in range(5)],
-        "S": [(pair((y + 2, y), (y, y + 3)), None, (y + 2, y), (y, y + 3)) for y in range(5)],
+    # Per output group and column y: (a for θ, or None for S's, and the
+    # source pair's two lanes).
+    spec = {
+        "A": [(y, (y, y), (y + 3, y)) for y in range(5)],
+        "B": [(y + 1, (y + 1, y), (y + 4, y)) for y in range(5)],
+        "S": [(None, (y + 2, y), (y, y + 3)) for y in range(5)],
     }
-    r0, a0, l0, l1 = groups["A"][0]
-    groups["A"][0] = (p.op("iota", [r0], rc_offset), a0, l0, l1)
+    src = {}
+    for name in "ABS":
+        for y in range(5):
+            r = pair(*spec[name][y][1:])
+            if name == "A" and y == 0:
+                r = p.op("iota", [r], rc_offset)
+            src[(name, y)] = r
 
     def rho(r, l0, l1):
         c0 = RHO[l0[0] % 5 + 5 * (l0[1] % 5)]
@@ -119,22 +143,19 @@ def one_round(p, st, rc_offset):
             return r if c0 == 0 else p.op("rol", [r], c0)
         return p.op("rolv", [r], (c0, c1))
 
-    new = {}
-    # B, A, then S: S's χ outputs enter the next CP by one VPTERNLOGQ, A's and
-    # B's by three ops, so S goes last (measured: S first or middle 0.92x).
-    for name in "BAS":
-        g = []
-        for y, (r, a, l0, l1) in enumerate(groups[name]):
-            if a is None:
-                t = p.op("tern", [r, CP[(y + 1) % 5], RP[(y + 3) % 5]], XOR3)
-            else:
-                t = p.op("tern", [r, CP[(a - 1) % 5], RP[(a + 1) % 5]], XOR3)
-            g.append(rho(t, l0, l1))
-            if y >= 2:  # χ of output X as soon as its three inputs exist
-                X = y - 2
-                new[(name, X)] = p.op("tern", [g[X], g[X + 1], g[X + 2]], CHI)
-        for X in (3, 4):
-            new[(name, X)] = p.op("tern", [g[X], g[(X + 1) % 5], g[(X + 2) % 5]], CHI)
+    new, g = {}, {name: [None] * 5 for name in "ABS"}
+    for name, y in SCHEDULE[rc_offset // 16 % UNROLL]:
+        a, l0, l1 = spec[name][y]
+        if a is None:
+            t = p.op("tern", [src[(name, y)], CP[(y + 1) % 5], RP[(y + 3) % 5]], XOR3)
+        else:
+            t = p.op("tern", [src[(name, y)], CP[(a - 1) % 5], RP[(a + 1) % 5]], XOR3)
+        g[name][y] = rho(t, l0, l1)
+        # χ of output X as soon as its three inputs exist
+        for X in range(5):
+            ins = [g[name][(X + k) % 5] for k in range(3)]
+            if (name, X) not in new and None not in ins:
+                new[(name, X)] = p.op("tern", ins, CHI)
     return new
 
 
@@ -270,16 +291,31 @@ def rust_absorb_fn():
         store.append(f"vmovq %xmm{k}, {8 * w}({{st}})" if slot == 0
                      else f"vpextrq $1, %xmm{k}, {8 * w}({{st}})")
     xor = []
-    for w in range(21):
-        if w >= 9:  # words > w: this lane is part of the block
-            xor += [f"cmp ${w}, {{w}}", "jbe 4f"]
-        for (name, slot) in slots[(w % 5, w // 5)]:
-            k = STATE_REGS.index(name)
-            if slot == 0:
-                xor += [f"vmovq {8 * w}({{p}}), %xmm30", f"vpxorq %xmm30, %xmm{k}, %xmm{k}"]
-            else:  # the high word only: k1 = 0b10
-                xor += [f"vpbroadcastq {8 * w}({{p}}), %xmm30",
-                        f"vpxorq %xmm30, %xmm{k}, %xmm{k}{{{{%k1}}}}"]
+    # Per register, its two words; pairs loaded as one xmm and XORed once
+    # (one dependent op per register, not two), in order of the lower word
+    # so that `words <= lower` ends the block.
+    regs = sorted(range(15), key=lambda k: (min(lanes_of[k].values()), k))
+    for k in regs:
+        w0, w1 = lanes_of[k][0], lanes_of[k][1]
+        lo_w = min(w0, w1)
+        if lo_w >= 21:
+            continue
+        if lo_w >= 9:
+            xor += [f"cmp ${lo_w}, {{w}}", "jbe 4f"]
+        if w0 < w1:
+            single = [f"vmovq {8 * w0}({{p}}), %xmm30", f"vpxorq %xmm30, %xmm{k}, %xmm{k}"]
+        else:  # the high word only: k1 = 0b10
+            single = [f"vpbroadcastq {8 * w1}({{p}}), %xmm30",
+                      f"vpxorq %xmm30, %xmm{k}, %xmm{k}{{{{%k1}}}}"]
+        both = [f"vmovq {8 * w0}({{p}}), %xmm30", f"vpinsrq $1, {8 * w1}({{p}}), %xmm30, %xmm30",
+                f"vpxorq %xmm30, %xmm{k}, %xmm{k}"]
+        hi_w = max(w0, w1)
+        if hi_w < 9:
+            xor += both
+        elif hi_w >= 21:
+            xor += single
+        else:
+            xor += [f"cmp ${hi_w}, {{w}}", "jbe 5f"] + both + ["jmp 6f", "5:"] + single + ["6:"]
     body = (["mov $2, {t:e}", "kmovw {t:e}, %k1"] + load
             # undo the ι that the first round applies as pending
             + ["vpxorq ({pend}), %xmm0, %xmm0", "3:"] + xor
