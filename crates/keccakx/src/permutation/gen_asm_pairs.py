@@ -45,13 +45,15 @@ UNROLL = 2
 # enter the next parities through one VPTERNLOGQ, A's and B's through three
 # (S first or in the middle measured 0.92x). Within that, the order came
 # from a hill climb on a pipeline model and was kept because it measured
-# 1.4 % faster than B, A, S column by column (bench/NOTES.md, "eighth look").
+# 1.0-1.5 % faster than B, A, S column by column (bench/NOTES.md, "eighth
+# look"). One list per round of the loop body.
 SCHEDULE = [
     [("B", 1), ("B", 2), ("B", 4), ("A", 0), ("A", 1), ("B", 0), ("A", 2), ("B", 3),
      ("A", 3), ("A", 4), ("S", 2), ("S", 0), ("S", 1), ("S", 3), ("S", 4)],
     [("B", 0), ("B", 1), ("B", 3), ("B", 4), ("A", 0), ("A", 1), ("B", 2), ("A", 4),
      ("A", 2), ("A", 3), ("S", 0), ("S", 1), ("S", 2), ("S", 3), ("S", 4)],
 ]
+assert len(SCHEDULE) == UNROLL
 
 
 def tern_imm(f):
@@ -144,7 +146,7 @@ def one_round(p, st, rc_offset):
         return p.op("rolv", [r], (c0, c1))
 
     new, g = {}, {name: [None] * 5 for name in "ABS"}
-    for name, y in SCHEDULE[rc_offset // 16 % UNROLL]:
+    for name, y in SCHEDULE[rc_offset // 16]:
         a, l0, l1 = spec[name][y]
         if a is None:
             t = p.op("tern", [src[(name, y)], CP[(y + 1) % 5], RP[(y + 3) % 5]], XOR3)
