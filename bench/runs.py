@@ -13,7 +13,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot import fmt_ratio, load, target_rows  # noqa: E402
+from plot import fmt_ratio, load, met, target_rows  # noqa: E402
 
 
 def main(paths):
@@ -38,23 +38,11 @@ def main(paths):
         vals = per[name]["values"]
         med = statistics.median(vals)
         t = per[name]["rule"]
-        need = threshold(name, t)
-        met = med > need if "faster than" in name else med >= need
+        fmt = (lambda v: f"{v:.3f}") if t.get("fraction") else fmt_ratio
         ideal = f" (ideal {t['ideal']}×)" if t["ideal"] else ""
-        print(f"| {name} | {' / '.join(fmt_ratio(v) for v in vals)} | {fmt_ratio(med)}{ideal} | "
-              f"{'yes' if met else 'no'} |")
+        verdict = "info" if t["need"] is None else ("yes" if met(med, t["need"], t["strict"]) else "no")
+        print(f"| {name} | {' / '.join(fmt(v) for v in vals)} | {fmt(med)}{ideal} | {verdict} |")
     return 0
-
-
-def threshold(name, t):
-    """The number a target's ratio must reach (mirrors target_rows)."""
-    if "1.3×" in name:
-        return 1.3
-    if "3× one-at-a-time" in name:
-        return 3.0
-    if t["ideal"]:
-        return 0.85 * t["ideal"]
-    return 1.0
 
 
 if __name__ == "__main__":

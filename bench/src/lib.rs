@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 use keccakx::engine;
 
+pub mod scaling;
+pub use scaling::ScalingRecord;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -106,6 +109,8 @@ pub struct Report {
     pub load_after: String,
     pub notes: Vec<String>,
     pub records: Vec<Record>,
+    /// Multi-core scaling in alternated rounds (scaling.rs).
+    pub scaling: Vec<ScalingRecord>,
     pub permutations: Vec<PermRecord>,
 }
 
@@ -278,7 +283,7 @@ fn measure(quick: bool, f: &mut dyn FnMut()) -> Timing {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
+pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let n = v.len();
     if n % 2 == 1 {
@@ -303,6 +308,32 @@ fn case<'a>(implementation: &'static str, threads: usize, run: impl FnMut(&[u8])
     }
 }
 
+/// keccakx KT128 of `d`, 32 bytes out (the KT128 rows and scaling.rs).
+fn kt128_digest(d: &[u8]) {
+    let mut h = keccakx::rfc9861::Kt128::new(b"");
+    h.update(d);
+    let mut o = [0u8; 32];
+    h.finalize_into(&mut o);
+    black_box(o);
+}
+
+/// keccakx batch SHA3-256 of `d`'s 64-byte messages into `out`. The
+/// caller's list of messages is part of the cost; the output buffer is
+/// reused, as a Merkle-tree builder would.
+fn batch_sha3_256(d: &[u8], out: &mut Vec<u8>) {
+    let msgs: Vec<&[u8]> = d.chunks(64).collect();
+    out.resize(msgs.len() * 32, 0);
+    keccakx::batch::hash_many_into(
+        "sha3-256",
+        &keccakx::registry::Params::default(),
+        &msgs,
+        32,
+        out,
+    )
+    .unwrap();
+    black_box(&out);
+}
+
 /// Set keccakx's thread limit for a case (1, or 0 = all cores).
 fn kx_threads(all: bool) {
     engine::set_threads(if all { 0 } else { 1 });
@@ -311,7 +342,7 @@ fn kx_threads(all: bool) {
 fn cases_for(function: &'static str, all: usize, no_avx512: bool) -> Vec<Case<'static>> {
     use keccakx::fips202::{Sha3_256, Shake128};
     use keccakx::keccak::Keccak256;
-    use keccakx::rfc9861::{Kt128, Kt256};
+    use keccakx::rfc9861::Kt256;
     use keccakx::sp800_185::ParallelHash128;
     use sha3::digest::{Digest, ExtendableOutput, Update};
     use tiny_keccak::Hasher as _;
@@ -394,11 +425,7 @@ fn cases_for(function: &'static str, all: usize, no_avx512: bool) -> Vec<Case<'s
             for t in [1, all] {
                 v.push(case("keccakx", t, move |d| {
                     kx_threads(t > 1);
-                    let mut h = Kt128::new(b"");
-                    h.update(d);
-                    let mut o = [0u8; 32];
-                    h.finalize_into(&mut o);
-                    black_box(o);
+                    kt128_digest(d);
                 }));
             }
             v.push(case("RustCrypto k12", 1, |d| {
@@ -483,19 +510,11 @@ fn cases_for(function: &'static str, all: usize, no_avx512: bool) -> Vec<Case<'s
             }));
         }
         "batch SHA3-256 (64-B msgs)" => {
-            let params = keccakx::registry::Params::default();
             for t in [1, all] {
-                let params = params.clone();
                 let mut out = Vec::new();
                 v.push(case("keccakx batch", t, move |d| {
                     kx_threads(t > 1);
-                    // The caller's list of messages is part of the cost; the
-                    // output buffer is reused, as a Merkle-tree builder would.
-                    let msgs: Vec<&[u8]> = d.chunks(64).collect();
-                    out.resize(msgs.len() * 32, 0);
-                    keccakx::batch::hash_many_into("sha3-256", &params, &msgs, 32, &mut out)
-                        .unwrap();
-                    black_box(&out);
+                    batch_sha3_256(d, &mut out);
                 }));
             }
             v.push(case("keccakx one-at-a-time", 1, |d| {
@@ -545,8 +564,53 @@ pub const FUNCTIONS: [&str; 7] = [
     "batch SHA3-256 (64-B msgs)",
 ];
 
+/// The scaling rounds (scaling.rs) for KT128 (keccakx and BLAKE3) and the
+/// batch at the run's sizes of 1 MiB and up, when there are several cores.
+fn run_scaling(
+    opts: &Options,
+    all: usize,
+    sizes: &[usize],
+    data: &[u8],
+    progress: &mut dyn FnMut(&ScalingRecord),
+) -> Vec<ScalingRecord> {
+    use scaling::Job;
+    if all < 2 {
+        return Vec::new();
+    }
+    let wanted = |j: &Job| {
+        opts.filter
+            .as_ref()
+            .is_none_or(|f| j.function().to_lowercase().contains(&f.to_lowercase()))
+            && !(opts.no_avx512 && *j == Job::Blake3)
+    };
+    let jobs: Vec<Job> = [Job::Kt128, Job::Blake3, Job::BatchSha3_256]
+        .into_iter()
+        .filter(wanted)
+        .collect();
+    let big: Vec<usize> = sizes.iter().copied().filter(|&s| s >= 1 << 20).collect();
+    let (rounds, round_ms) = if opts.quick { (3, 4.0) } else { (15, 20.0) };
+    let mut v = Vec::new();
+    for job in jobs {
+        for &size in &big {
+            let r = scaling::measure_scaling(&[job], &[size], data, all, rounds, round_ms);
+            r.iter().for_each(&mut *progress);
+            v.extend(r);
+        }
+    }
+    v
+}
+
 /// Run the benchmark; `progress` sees each record as it is measured.
-pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
+pub fn run(opts: &Options, progress: impl FnMut(&Record)) -> Report {
+    run_with(opts, progress, |_| {})
+}
+
+/// [`run`], with `progress_scaling` seeing each scaling record too.
+pub fn run_with(
+    opts: &Options,
+    mut progress: impl FnMut(&Record),
+    mut progress_scaling: impl FnMut(&ScalingRecord),
+) -> Report {
     let all = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -610,6 +674,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
             }
         }
     }
+    let scaling = run_scaling(opts, all, &sizes, &data, &mut progress_scaling);
     engine::set_threads(0);
     let engine_name = engine::current().name().to_string();
     let single_name = keccakx::permutation::single::best().name();
@@ -626,6 +691,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
         "ns_per_op: thread CPU time (CLOCK_THREAD_CPUTIME_ID) for 1-thread rows, so other jobs on a shared machine do not count; wall clock for multi-thread rows; wall_* fields have the wall-clock median and fastest sample for every row".into(),
         "cycles_per_byte = ns_per_op x tsc_ghz / bytes: TSC reference cycles (rdtsc ticks per wall ns measured over the run), not boosted core cycles".into(),
         "threads > 1: keccakx engine::set_threads(0) (rayon), BLAKE3 update_rayon, XKCP new_rayon".into(),
+        "scaling: per size, rounds of the 1-thread call, the all-thread call and the host ceiling (the 1-thread call on every core at once, independent copies on persistent threads) timed back to back; scaling = one/all, host_ceiling = one/ceiling, efficiency = ceiling/all, each the median of the per-round ratios".into(),
         "OpenSSL 3.0 has no Keccak-256 (pad 0x01) digest: no OpenSSL row for it".into(),
     ];
     if !cfg!(feature = "xkcp") {
@@ -661,6 +727,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&Record)) -> Report {
         load_after: loadavg(),
         notes,
         records,
+        scaling,
         permutations,
     }
 }
@@ -781,6 +848,35 @@ impl Report {
             })
             .collect();
         s += &rows.join(",\n");
+        s += "\n  ],\n  \"scaling\": [\n";
+        let list = |v: &[f64]| {
+            v.iter()
+                .map(|&x| json_num(x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let scaling: Vec<String> = self
+            .scaling
+            .iter()
+            .map(|r| {
+                format!(
+                    "    {{\"function\": {}, \"size\": {}, \"impl\": {}, \"threads\": {}, \"rounds\": {}, \"calls_per_round\": {}, \"scaling\": {}, \"host_ceiling\": {}, \"efficiency\": {}, \"one_ns\": [{}], \"all_ns\": [{}], \"ceiling_ns\": [{}]}}",
+                    json_str(r.job.function()),
+                    r.size,
+                    json_str(r.job.implementation()),
+                    r.threads,
+                    r.one_ns.len(),
+                    r.calls_per_round,
+                    json_num(r.scaling()),
+                    json_num(r.host_ceiling()),
+                    json_num(r.efficiency()),
+                    list(&r.one_ns),
+                    list(&r.all_ns),
+                    list(&r.ceiling_ns)
+                )
+            })
+            .collect();
+        s += &scaling.join(",\n");
         s += "\n  ],\n  \"permutations\": [\n";
         let perms: Vec<String> = self
             .permutations

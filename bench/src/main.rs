@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use keccakx_bench::{run, size_name, Options};
+use keccakx_bench::{run_with, size_name, Options};
 
 fn usage() -> &'static str {
     "usage: keccakx-bench [--quick] [--no-avx512] [--max-size BYTES] [--filter NAME] [--out PATH]"
@@ -56,17 +56,33 @@ fn main() -> ExitCode {
         "{:<28} {:>8} {:<32} {:>3} {:>11} {:>8}",
         "function", "size", "implementation", "thr", "MB/s", "tick/B"
     );
-    let report = run(&opts, |r| {
-        println!(
-            "{:<28} {:>8} {:<32} {:>3} {:>11.1} {:>8.2}",
-            r.function,
-            size_name(r.size),
-            r.implementation,
-            r.threads,
-            r.mb_per_s(),
-            r.ticks_per_op / r.size as f64
-        );
-    });
+    let report = run_with(
+        &opts,
+        |r| {
+            println!(
+                "{:<28} {:>8} {:<32} {:>3} {:>11.1} {:>8.2}",
+                r.function,
+                size_name(r.size),
+                r.implementation,
+                r.threads,
+                r.mb_per_s(),
+                r.ticks_per_op / r.size as f64
+            );
+        },
+        |s| {
+            println!(
+                "scaling {:<28} {:>8} {:<16} {} threads: {:.2}x, host ceiling {:.2}x, efficiency {:.3} ({} rounds)",
+                s.job.function(),
+                size_name(s.size),
+                s.job.implementation(),
+                s.threads,
+                s.scaling(),
+                s.host_ceiling(),
+                s.efficiency(),
+                s.one_ns.len()
+            );
+        },
+    );
     for p in &report.permutations {
         println!(
             "permutation {:<16} {:>2} rounds {:>8.1} ns/state {:>8.0} cycles/state",
