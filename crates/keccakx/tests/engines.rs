@@ -232,6 +232,42 @@ fn threads_split_equals_scalar() {
     engine::set_threads(0);
 }
 
+/// Calls long enough to start one more helper than threads (8 MiB of work
+/// and up: threads.rs, `HEDGE_BYTES`) equal the scalar engine on one
+/// thread: KT128 over two engine calls (past 32 MiB of leaves) and a batch
+/// of 64-byte messages, under every engine and several thread counts.
+#[test]
+fn long_calls_with_an_extra_helper_equal_scalar() {
+    let _g = GLOBAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut rng = Rng(0xB16);
+    let data = rng.bytes((40 << 20) + 8192 * 3 + 1);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let msgs: Vec<&[u8]> = data[..12 << 20].chunks(64).collect();
+    let compute = || {
+        let mut h = keccakx::rfc9861::Kt128::new(b"");
+        h.update(&data);
+        let mut batch = vec![0u8; msgs.len() * 32];
+        engine::hash_many(&spec, &msgs, 32, &mut batch);
+        (
+            h.finalize_vec(32),
+            kt128(&data[..(9 << 20) + 5], b"c"),
+            batch,
+        )
+    };
+    engine::set_engine("scalar").unwrap();
+    engine::set_threads(1);
+    let want = compute();
+    for e in engines() {
+        engine::set_engine(e.name()).unwrap();
+        for t in [0, 2, 3] {
+            engine::set_threads(t);
+            assert!(compute() == want, "engine {} threads {t}", e.name());
+        }
+    }
+    engine::set_engine("auto").unwrap();
+    engine::set_threads(0);
+}
+
 fn kt128(data: &[u8], custom: &[u8]) -> Vec<u8> {
     let mut h = keccakx::rfc9861::Kt128::new(custom);
     h.update(data);

@@ -22,6 +22,16 @@ const PIECES_PER_THREAD: usize = 8;
 /// a piece shows.
 const MIN_PIECE_BYTES: usize = 32 * 1024;
 
+/// Calls with at least this much work (bytes) start one more helper than
+/// there are other threads. A helper woken while the caller keeps its core
+/// busy is sometimes queued behind the caller on that core until the next
+/// scheduler tick, while the other core idles: on the project's 2-vCPU VM,
+/// 6–12 % of the hand-offs in back-to-back KT128 calls of 64 MiB, each
+/// ~1.4–2.6 ms late (bench/NOTES.md, "Two threads on a shared host").
+/// With one helper more, whichever reaches a free core first takes pieces.
+/// Small calls do not: there a wasted wake-up costs more than it saves.
+const HEDGE_BYTES: usize = 8 << 20;
+
 /// Messages the widest SIMD engine hashes at once (AVX-512: eight states).
 const LANE_GROUP: usize = 8;
 
@@ -137,7 +147,8 @@ pub(crate) fn split_points<T>(
 /// over contiguous pieces of `items` (about equal `cost`, several per
 /// thread, inner cuts on multiples of `align`), each item owning `out_len`
 /// bytes of `out`. The calling thread and up to `threads - 1` rayon helpers
-/// take pieces in turn (helpers.rs says why not `rayon::scope`); this
+/// (`threads` for long calls, [`HEDGE_BYTES`]) take pieces in turn
+/// (helpers.rs says why not `rayon::scope`); this
 /// returns when all are done. One thread, one item or little work: `side()`
 /// and a single `f(items, out)` here.
 pub(crate) fn for_each_piece<T: Sync>(
@@ -173,7 +184,12 @@ pub(crate) fn for_each_piece<T: Sync>(
             unsafe { core::slice::from_raw_parts_mut(base.0.add(a * out_len), (b - a) * out_len) };
         f(&items[a..b], mine)
     };
-    super::helpers::run_pieces(bounds.len() - 1, threads - 1, &piece, side);
+    let helpers = if blocks.total() >= HEDGE_BYTES {
+        threads
+    } else {
+        threads - 1
+    };
+    super::helpers::run_pieces(bounds.len() - 1, helpers, &piece, side);
 }
 
 /// `out`'s address, shared by the pieces that write disjoint parts of it.
