@@ -51,7 +51,7 @@ def plot(rep, out_png):
     import matplotlib.pyplot as plt
 
     funcs = functions(rep)
-    n = len(funcs) + (1 if rep.get("permutations") else 0)
+    n = len(funcs) + (1 if rep.get("permutations") else 0) + (1 if rep.get("scaling") else 0)
     cols = 4
     rows = (n + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
@@ -84,6 +84,23 @@ def plot(rep, out_png):
         ax.set_title("Keccak-p[1600] alone", fontsize=10)
         ax.tick_params(axis="y", labelsize=7)
         ax.invert_yaxis()
+    if rep.get("scaling") and rest:
+        ax = rest.pop(0)
+        sc = rep["scaling"]
+        names = [f'{"batch" if r["function"].startswith("batch") else r["function"]}: '
+                 f'{r["impl"].replace(" batch", "")} {size_name(r["size"])}' for r in sc]
+        ys = range(len(sc))
+        ax.barh([y - 0.2 for y in ys], [r["scaling"] for r in sc], height=0.4, label="all threads / 1 thread")
+        ax.barh([y + 0.2 for y in ys], [r["host_ceiling"] for r in sc], height=0.4,
+                label="host ceiling (independent copies)")
+        ax.axvline(sc[0]["threads"], color="grey", lw=1, ls=":")
+        ax.set_yticks(list(ys))
+        ax.set_yticklabels(names, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("speed-up over 1 thread (medians of alternated rounds)")
+        ax.set_title(f'{sc[0]["threads"]}-thread scaling', fontsize=10)
+        ax.set_xlim(0, sc[0]["threads"] * 1.15)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     for ax in rest:
         ax.axis("off")
     m = rep["machine"]
