@@ -64,3 +64,26 @@ bench-memory: deps-rust
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq time >/dev/null; }
 	$(CARGO) build --release -p keccakx-cli -q
 	$(PYTHON) bench/memory.py --keccakx target/release/keccakx
+
+# `keccakx sum` against the command-line hashers users have (b3sum, openssl
+# dgst, rhash, sha256sum, b2sum) on one cached 1 GiB file: wall time of the
+# whole process. Installs b3sum into bench/.tools (cargo install) and rhash
+# (apt) when missing; a contender that cannot be had is skipped and named.
+#   make bench-cli                      (~2 min)
+#   make bench-cli BENCH_CLI_ARGS="--size 268435456 --rounds 3"
+BENCH_TARGETS += bench-cli
+BENCH_CLI_JSON ?= bench/results/cli-$(shell date -u +%F).json
+.PHONY: bench-cli
+bench-cli: deps-rust
+	$(CARGO) build --release -p keccakx-cli -q
+	@command -v b3sum >/dev/null 2>&1 || [ -x bench/.tools/bin/b3sum ] || \
+	  $(CARGO) install b3sum --locked --root bench/.tools -q || \
+	  echo "bench-cli: could not install b3sum; its rows are skipped"
+	@need=""; \
+	for p in rhash python3-matplotlib; do dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; done; \
+	if [ -n "$$need" ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null ) \
+	    || echo "bench-cli: could not install$$need (rhash's row or the plot is skipped)"; \
+	fi
+	$(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""`keccakx sum` against the command-line hashers users already have, on one
+cached file: wall time of whole processes, as a user sees it.
+
+    python3 bench/cli.py [--keccakx target/release/keccakx] [--b3sum PATH]
+                         [--size BYTES] [--rounds N] [--out PATH]
+
+Contenders (each skipped, and said so, when its program is missing):
+  keccakx sum -a sha3-256 / shake128 / kt128 / kt256, KT on 1 thread and on
+  all (`--threads`), and KT128 read with --no-mmap;
+  openssl dgst -sha3-256 and -shake128 (OpenSSL's scalar Keccak);
+  rhash --sha3-256 (Debian package rhash);
+  b3sum (BLAKE3's CLI: `cargo install b3sum`) on 1 thread and on all;
+  sha256sum and b2sum (coreutils: familiar reference points, not Keccak).
+
+The file is SIZE bytes of pseudo-random data in a temporary directory, read
+once before timing so that every program hashes from the page cache. Each
+round runs every contender once, in turn; a contender's figure is the median
+over rounds (and its fastest). Every run of a contender must print the same
+digest; keccakx's SHA3-256 and SHAKE128 digests must equal OpenSSL's, and
+keccakx's KT on 1 thread must equal KT on all threads.
+
+Writes bench/results/cli-<date>.json, .md (the table) and .png (a bar chart).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def contenders(kx, b3, cores):
+    """(name, threads, argv before the file name, how to read the digest)."""
+    first = lambda out: out.split()[0]  # noqa: E731  (`HASH  FILE` lines)
+    last = lambda out: out.split()[-1]  # noqa: E731  (`ALG(FILE)= HASH`)
+    v = [
+        ("keccakx SHA3-256", 1, [kx, "sum", "-a", "sha3-256"], first),
+        ("keccakx SHAKE128 (32 B)", 1, [kx, "sum", "-a", "shake128", "-l", "32"], first),
+        ("keccakx KT128", 1, [kx, "--threads", "1", "sum", "-a", "kt128"], first),
+        ("keccakx KT128", cores, [kx, "sum", "-a", "kt128"], first),
+        ("keccakx KT128 --no-mmap", cores, [kx, "sum", "--no-mmap", "-a", "kt128"], first),
+        ("keccakx KT256", 1, [kx, "--threads", "1", "sum", "-a", "kt256"], first),
+        ("keccakx KT256", cores, [kx, "sum", "-a", "kt256"], first),
+        ("openssl dgst -sha3-256", 1, ["openssl", "dgst", "-sha3-256"], last),
+        ("openssl dgst -shake128 (32 B)", 1, ["openssl", "dgst", "-shake128", "-xoflen", "32"], last),
+        ("rhash --sha3-256", 1, ["rhash", "--sha3-256"], first),
+        ("sha256sum", 1, ["sha256sum"], first),
+        ("b2sum", 1, ["b2sum"], first),
+    ]
+    if b3:
+        v += [
+            ("b3sum", 1, [b3, "--num-threads", "1"], first),
+            ("b3sum", cores, [b3], first),
+        ]
+    return v
+
+
+def available(argv):
+    return shutil.which(argv[0]) is not None or os.path.isfile(argv[0])
+
+
+def run_once(argv, path):
+    t0 = time.perf_counter()
+    p = subprocess.run([*argv, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    secs = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {p.stderr.decode(errors='replace').strip()}")
+    return secs, p.stdout.decode()
+
+
+def make_file(path, size):
+    """SIZE pseudo-random bytes (os.urandom, each 8 MiB piece rotated by one)."""
+    piece = os.urandom(8 << 20)
+    with open(path, "wb") as f:
+        left = size
+        while left:
+            n = min(left, len(piece))
+            f.write(piece[:n])
+            left -= n
+            # Vary the pieces a little: no two 8 MiB pieces equal.
+            piece = piece[1:] + piece[:1]
+    with open(path, "rb") as f:  # into the page cache
+        while f.read(16 << 20):
+            pass
+
+
+def size_name(n):
+    return f"{n >> 30} GiB" if n >= 1 << 30 else f"{n >> 20} MiB"
+
+
+def tables(rep):
+    lines = [
+        f'CLI benchmark {rep["date"]}, commit `{rep["commit"]}`, {rep["machine"]["cpu_model"]} '
+        f'({rep["machine"]["cores"]} cores), one cached file of {size_name(rep["size"])}, '
+        f'{rep["rounds"]} rounds (every contender once per round, in turn); wall time of the whole process.',
+        "",
+        "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    base = next((r for r in rep["results"] if r["name"] == "openssl dgst -sha3-256"), None)
+    for r in rep["results"]:
+        vs = f'{r["gb_per_s"] / base["gb_per_s"]:.2f}×' if base else "n/a"
+        lines.append(f'| {r["name"]} | {r["threads"]} | {r["gb_per_s"]:.2f} | {r["gb_per_s_best"]:.2f} | {vs} |')
+    if rep["skipped"]:
+        lines += ["", "Skipped (program not found): " + ", ".join(rep["skipped"]) + "."]
+    lines += ["", "Checks: " + "; ".join(rep["checks"]) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def plot(rep, png):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rs = rep["results"]
+    names = [r["name"] + ("" if r["threads"] == 1 else f' ({r["threads"]} thr)') for r in rs]
+    colors = ["tab:blue" if n.startswith("keccakx") else "tab:gray" for n in names]
+    fig, ax = plt.subplots(figsize=(9, 0.42 * len(rs) + 1.2))
+    ax.barh(names, [r["gb_per_s"] for r in rs], color=colors)
+    ax.invert_yaxis()
+    ax.set_xlabel("GB/s (median wall time of the whole process)")
+    ax.set_title(f'Hashing one cached {size_name(rep["size"])} file · {rep["machine"]["cpu_model"]} · '
+                 f'{rep["machine"]["cores"]} cores · {rep["date"]}', fontsize=9)
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--keccakx", default=os.path.join(root, "target", "release", "keccakx"))
+    ap.add_argument("--b3sum", default=shutil.which("b3sum") or os.path.join(here, ".tools", "bin", "b3sum"))
+    ap.add_argument("--size", type=int, default=1 << 30)
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    if a.size <= 0 or a.rounds <= 0:
+        ap.error("--size and --rounds must be positive")
+    if not os.path.isfile(a.keccakx):
+        print(f"cli.py: no keccakx at {a.keccakx} (cargo build --release -p keccakx-cli)", file=sys.stderr)
+        return 1
+    b3 = a.b3sum if a.b3sum and os.path.isfile(a.b3sum) else None
+    cores = os.cpu_count() or 1
+    all_c = contenders(a.keccakx, b3, cores)
+    skipped = [c[0] for c in all_c if not available(c[2])]
+    if not b3:
+        skipped.append("b3sum (cargo install b3sum, or make bench-cli)")
+    cs = [c for c in all_c if available(c[2])]
+    with tempfile.TemporaryDirectory(prefix="keccakx-cli-bench-") as d:
+        path = os.path.join(d, "input.bin")
+        print(f"writing {size_name(a.size)} to {path} ...", flush=True)
+        make_file(path, a.size)
+        digests, times = {}, {i: [] for i in range(len(cs))}
+        for i, (name, t, argv, dig) in enumerate(cs):  # warm-up, and the digest
+            digests[i] = dig(run_once(argv, path)[1])
+        for r in range(a.rounds):
+            for i, (name, t, argv, dig) in enumerate(cs):
+                secs, out = run_once(argv, path)
+                if dig(out) != digests[i]:
+                    raise RuntimeError(f"{name}: digest changed between runs")
+                times[i].append(secs)
+            print(f"round {r + 1}/{a.rounds} done", flush=True)
+    by = {(c[0], c[1]): digests[i] for i, c in enumerate(cs)}
+    checks = []
+
+    def same(x, y, what):
+        if x in by and y in by:
+            if by[x] != by[y]:
+                raise RuntimeError(f"{what}: {by[x]} != {by[y]}")
+            checks.append(what)
+
+    same(("keccakx SHA3-256", 1), ("openssl dgst -sha3-256", 1), "keccakx SHA3-256 = OpenSSL's")
+    same(("keccakx SHAKE128 (32 B)", 1), ("openssl dgst -shake128 (32 B)", 1), "keccakx SHAKE128 = OpenSSL's")
+    same(("keccakx SHA3-256", 1), ("rhash --sha3-256", 1), "keccakx SHA3-256 = rhash's")
+    for kt in ("KT128", "KT256"):
+        same((f"keccakx {kt}", 1), (f"keccakx {kt}", cores), f"keccakx {kt} on 1 thread = on {cores}")
+    same(("keccakx KT128", 1), ("keccakx KT128 --no-mmap", cores), "keccakx KT128 with --no-mmap = mapped")
+    same(("b3sum", 1), ("b3sum", cores), f"b3sum on 1 thread = on {cores}")
+    results = []
+    for i, (name, t, argv, _) in enumerate(cs):
+        med = statistics.median(times[i])
+        results.append({
+            "name": name, "threads": t, "argv": [os.path.basename(argv[0]), *argv[1:]],
+            "seconds": times[i], "seconds_median": med,
+            "gb_per_s": a.size / med / 1e9, "gb_per_s_best": a.size / min(times[i]) / 1e9,
+        })
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    commit = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty", "--abbrev=12"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().strip() or "unknown"
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    rep = {
+        "date": date, "commit": commit, "size": a.size, "rounds": a.rounds,
+        "machine": {"cpu_model": model, "cores": cores, "kernel": platform.release(),
+                    "load": " ".join(f"{x:.2f}" for x in os.getloadavg())},
+        "results": results, "skipped": skipped, "checks": checks,
+    }
+    out = a.out or os.path.join(here, "results", f"cli-{date}.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(rep, f, indent=1)
+    stem = os.path.splitext(out)[0]
+    with open(stem + ".md", "w") as f:
+        f.write(tables(rep))
+    print(tables(rep))
+    try:
+        plot(rep, stem + ".png")
+    except ImportError:
+        print("cli.py: matplotlib is missing; wrote the JSON and the table only", file=sys.stderr)
+    print(f"wrote {out}, {stem}.md, {stem}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
