@@ -298,8 +298,9 @@ impl<const R: usize> KtFinalNode<R> {
         self.leaves
     }
 
-    /// Finish the node: the KT output, to read in any amount.
-    pub fn finalize_xof(mut self) -> XofReader {
+    /// The node's closing bytes and padding, in place: the sponge is then
+    /// ready to squeeze.
+    fn pad_final(&mut self) {
         if self.leaves == 0 {
             self.sponge.pad_delimited(0x07);
         } else {
@@ -308,11 +309,24 @@ impl<const R: usize> KtFinalNode<R> {
             self.sponge.absorb(&[0xFF, 0xFF]);
             self.sponge.pad_delimited(0x06);
         }
+    }
+
+    /// Finish the node: the KT output, to read in any amount.
+    pub fn finalize_xof(mut self) -> XofReader {
+        self.pad_final();
         XofReader::from_byte_sponge(self.sponge)
     }
-    /// Finish the node into `out` (any length).
-    pub fn finalize_into(self, out: &mut [u8]) {
-        self.finalize_xof().read(out)
+    /// Finish the node into `out` (any length). Squeezes in place, without
+    /// moving the state into an [`XofReader`]: for 64-byte messages those
+    /// moves were a sixth of a KT128 call (bench/NOTES.md, "Small KT").
+    pub fn finalize_into(mut self, out: &mut [u8]) {
+        self.close_into(out)
+    }
+    /// [`finalize_into`](Self::finalize_into) by reference (the node is
+    /// finished afterwards): no move of the state at all.
+    fn close_into(&mut self, out: &mut [u8]) {
+        self.pad_final();
+        self.sponge.squeeze(out)
     }
     /// Finish the node into a new vector of `len` bytes.
     pub fn finalize_vec(self, len: usize) -> Vec<u8> {
@@ -386,21 +400,30 @@ impl<const R: usize> Kt<R> {
         }
     }
 
-    pub fn finalize_xof(mut self) -> XofReader {
+    /// Absorb C || length_encode(|C|) and the last leaves: everything but
+    /// the final node's own closing.
+    fn finish_input(&mut self) {
         let c = core::mem::take(&mut self.customization);
         self.update(&c);
         let (buf, len) = length_encoded(c.len() as u64);
         self.update(&buf[..len]);
-        if let Some(mut leaves) = self.leaves.take() {
+        // In place (no `take`): moving the chunker out costs a small hash
+        // more than it hashes.
+        if let Some(leaves) = &mut self.leaves {
             let final_node = &mut self.final_node;
             // At least one chaining value comes out: the leaves exist only
             // once bytes past S_0 arrived.
             leaves.finish(&mut |cvs| final_node.push_cvs(cvs));
         }
+    }
+
+    pub fn finalize_xof(mut self) -> XofReader {
+        self.finish_input();
         self.final_node.finalize_xof()
     }
-    pub fn finalize_into(self, out: &mut [u8]) {
-        self.finalize_xof().read(out)
+    pub fn finalize_into(mut self, out: &mut [u8]) {
+        self.finish_input();
+        self.final_node.close_into(out)
     }
     pub fn finalize_vec(self, len: usize) -> Vec<u8> {
         self.finalize_xof().read_vec(len)

@@ -71,13 +71,22 @@ fn kt_by_node<const R: usize>(
     }
     feed_cvs(&cvs, cv_len, split, |v| node.absorb_chaining_values(v));
     assert_eq!(node.leaf_count(), leaves.len().div_ceil(CHUNK) as u64);
-    node.finalize_vec(out_len)
+    // Both ways out agree: the reader and the in-place squeeze.
+    let mut into = vec![0u8; out_len];
+    node.clone().finalize_into(&mut into);
+    let v = node.finalize_vec(out_len);
+    assert_eq!(into, v, "KtFinalNode::finalize_into");
+    v
 }
 
 fn kt_one_shot<const R: usize>(m: &[u8], c: &[u8], out_len: usize) -> Vec<u8> {
     let mut h = Kt::<R>::new(c);
     h.update(m);
-    h.finalize_vec(out_len)
+    let mut into = vec![0u8; out_len];
+    h.clone().finalize_into(&mut into);
+    let v = h.finalize_vec(out_len);
+    assert_eq!(into, v, "Kt::finalize_into");
+    v
 }
 
 fn kt_edges<const R: usize>(name: &str) {
