@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""`keccakx sum` against the command-line hashers users already have, on one
-cached file: wall time of whole processes, as a user sees it.
+"""`keccakx sum` against the command-line hashers users already have: wall
+time of whole processes, as a user sees it, in two scenarios — one large
+cached file, and many small cached files in one command (keccakx hashes
+files in parallel, in argument order; the others one after another).
 
     python3 bench/cli.py [--keccakx target/release/keccakx] [--b3sum PATH]
-                         [--size BYTES] [--rounds N] [--out PATH]
+                         [--size BYTES] [--files N] [--file-size BYTES]
+                         [--rounds N] [--out PATH]
 
 Contenders (each skipped, and said so, when its program is missing):
   keccakx sum -a sha3-256 / shake128 / kt128 / kt256, KT on 1 thread and on
@@ -13,12 +16,13 @@ Contenders (each skipped, and said so, when its program is missing):
   b3sum (BLAKE3's CLI: `cargo install b3sum`) on 1 thread and on all;
   sha256sum and b2sum (coreutils: familiar reference points, not Keccak).
 
-The file is SIZE bytes of pseudo-random data in a temporary directory, read
-once before timing so that every program hashes from the page cache. Each
-round runs every contender once, in turn; a contender's figure is the median
-over rounds (and its fastest). Every run of a contender must print the same
-digest; keccakx's SHA3-256 and SHAKE128 digests must equal OpenSSL's, and
-keccakx's KT on 1 thread must equal KT on all threads.
+The files are pseudo-random data in a temporary directory (one of SIZE
+bytes; N of FILE-SIZE bytes), read once before timing so that every program
+hashes from the page cache. Each round runs every contender once, in turn; a
+contender's figure is the median over rounds (and its fastest). Every run of
+a contender must print the same digests; keccakx's SHA3-256 and SHAKE128
+digests must equal OpenSSL's (and rhash's), and keccakx on 1 thread must
+equal keccakx on all threads.
 
 Writes bench/results/cli-<date>.json, .md (the table) and .png (a bar chart).
 """
@@ -37,11 +41,13 @@ import time
 
 def contenders(kx, b3, cores):
     """(name, threads, argv before the file name, how to read the digest)."""
-    first = lambda out: out.split()[0]  # noqa: E731  (`HASH  FILE` lines)
-    last = lambda out: out.split()[-1]  # noqa: E731  (`ALG(FILE)= HASH`)
+    # One digest per line, in order: `HASH  FILE` lines, or `ALG(FILE)= HASH`.
+    first = lambda out: tuple(line.split()[0] for line in out.splitlines())  # noqa: E731
+    last = lambda out: tuple(line.split()[-1] for line in out.splitlines())  # noqa: E731
     v = [
-        ("keccakx SHA3-256", 1, [kx, "sum", "-a", "sha3-256"], first),
-        ("keccakx SHAKE128 (32 B)", 1, [kx, "sum", "-a", "shake128", "-l", "32"], first),
+        ("keccakx SHA3-256", 1, [kx, "--threads", "1", "sum", "-a", "sha3-256"], first),
+        ("keccakx SHA3-256", cores, [kx, "sum", "-a", "sha3-256"], first),
+        ("keccakx SHAKE128 (32 B)", 1, [kx, "--threads", "1", "sum", "-a", "shake128", "-l", "32"], first),
         ("keccakx KT128", 1, [kx, "--threads", "1", "sum", "-a", "kt128"], first),
         ("keccakx KT128", cores, [kx, "sum", "-a", "kt128"], first),
         ("keccakx KT128 --no-mmap", cores, [kx, "sum", "--no-mmap", "-a", "kt128"], first),
@@ -65,48 +71,59 @@ def available(argv):
     return shutil.which(argv[0]) is not None or os.path.isfile(argv[0])
 
 
-def run_once(argv, path):
+def run_once(argv, paths):
     t0 = time.perf_counter()
-    p = subprocess.run([*argv, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.run([*argv, *paths], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     secs = time.perf_counter() - t0
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {p.stderr.decode(errors='replace').strip()}")
     return secs, p.stdout.decode()
 
 
-def make_file(path, size):
-    """SIZE pseudo-random bytes (os.urandom, each 8 MiB piece rotated by one)."""
-    piece = os.urandom(8 << 20)
+def make_file(path, size, piece):
+    """SIZE pseudo-random bytes (fresh ones up to 8 MiB; beyond, the 8 MiB
+    `piece` rotated by one each time, so no two pieces are equal), then read
+    back into the page cache."""
     with open(path, "wb") as f:
-        left = size
+        if size <= len(piece):
+            f.write(os.urandom(size))
+        left = size if size > len(piece) else 0
         while left:
             n = min(left, len(piece))
             f.write(piece[:n])
             left -= n
-            # Vary the pieces a little: no two 8 MiB pieces equal.
             piece = piece[1:] + piece[:1]
-    with open(path, "rb") as f:  # into the page cache
+    with open(path, "rb") as f:
         while f.read(16 << 20):
             pass
 
 
 def size_name(n):
-    return f"{n >> 30} GiB" if n >= 1 << 30 else f"{n >> 20} MiB"
+    for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} B"
 
 
 def tables(rep):
     lines = [
         f'CLI benchmark {rep["date"]}, commit `{rep["commit"]}`, {rep["machine"]["cpu_model"]} '
-        f'({rep["machine"]["cores"]} cores), one cached file of {size_name(rep["size"])}, '
-        f'{rep["rounds"]} rounds (every contender once per round, in turn); wall time of the whole process.',
-        "",
-        "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        f'({rep["machine"]["cores"]} cores), {rep["rounds"]} rounds (every contender once per round, '
+        'in turn); wall time of the whole process, files in the page cache.',
     ]
-    base = next((r for r in rep["results"] if r["name"] == "openssl dgst -sha3-256"), None)
-    for r in rep["results"]:
-        vs = f'{r["gb_per_s"] / base["gb_per_s"]:.2f}×' if base else "n/a"
-        lines.append(f'| {r["name"]} | {r["threads"]} | {r["gb_per_s"]:.2f} | {r["gb_per_s_best"]:.2f} | {vs} |')
+    for sc in rep["scenarios"]:
+        rows = [r for r in rep["results"] if r["scenario"] == sc]
+        lines += [
+            "",
+            f"**{sc}**",
+            "",
+            "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        base = next((r for r in rows if r["name"] == "openssl dgst -sha3-256"), None)
+        for r in rows:
+            vs = f'{r["gb_per_s"] / base["gb_per_s"]:.2f}×' if base else "n/a"
+            lines.append(f'| {r["name"]} | {r["threads"]} | {r["gb_per_s"]:.2f} | {r["gb_per_s_best"]:.2f} | {vs} |')
     if rep["skipped"]:
         lines += ["", "Skipped (program not found): " + ", ".join(rep["skipped"]) + "."]
     lines += ["", "Checks: " + "; ".join(rep["checks"]) + "."]
@@ -119,16 +136,20 @@ def plot(rep, png):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rs = rep["results"]
-    names = [r["name"] + ("" if r["threads"] == 1 else f' ({r["threads"]} thr)') for r in rs]
-    colors = ["tab:blue" if n.startswith("keccakx") else "tab:gray" for n in names]
-    fig, ax = plt.subplots(figsize=(9, 0.42 * len(rs) + 1.2))
-    ax.barh(names, [r["gb_per_s"] for r in rs], color=colors)
-    ax.invert_yaxis()
-    ax.set_xlabel("GB/s (median wall time of the whole process)")
-    ax.set_title(f'Hashing one cached {size_name(rep["size"])} file · {rep["machine"]["cpu_model"]} · '
-                 f'{rep["machine"]["cores"]} cores · {rep["date"]}', fontsize=9)
-    ax.grid(True, axis="x", alpha=0.3)
+    scs = rep["scenarios"]
+    n = max(len([r for r in rep["results"] if r["scenario"] == sc]) for sc in scs)
+    fig, axes = plt.subplots(1, len(scs), figsize=(8.5 * len(scs), 0.42 * n + 1.4), squeeze=False)
+    for ax, sc in zip(axes.flat, scs):
+        rs = [r for r in rep["results"] if r["scenario"] == sc]
+        names = [r["name"] + ("" if r["threads"] == 1 else f' ({r["threads"]} thr)') for r in rs]
+        colors = ["tab:blue" if n.startswith("keccakx") else "tab:gray" for n in names]
+        ax.barh(names, [r["gb_per_s"] for r in rs], color=colors)
+        ax.invert_yaxis()
+        ax.set_xlabel("GB/s (median wall time of the whole process)")
+        ax.set_title(sc, fontsize=10)
+        ax.grid(True, axis="x", alpha=0.3)
+    fig.suptitle(f'keccakx sum and its peers · {rep["machine"]["cpu_model"]} · {rep["machine"]["cores"]} cores · '
+                 f'{rep["date"]}', fontsize=10)
     fig.tight_layout()
     fig.savefig(png, dpi=90)
 
@@ -140,11 +161,13 @@ def main():
     ap.add_argument("--keccakx", default=os.path.join(root, "target", "release", "keccakx"))
     ap.add_argument("--b3sum", default=shutil.which("b3sum") or os.path.join(here, ".tools", "bin", "b3sum"))
     ap.add_argument("--size", type=int, default=1 << 30)
+    ap.add_argument("--files", type=int, default=4096)
+    ap.add_argument("--file-size", type=int, default=64 << 10)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
-    if a.size <= 0 or a.rounds <= 0:
-        ap.error("--size and --rounds must be positive")
+    if min(a.size, a.rounds, a.files, a.file_size) <= 0:
+        ap.error("--size, --files, --file-size and --rounds must be positive")
     if not os.path.isfile(a.keccakx):
         print(f"cli.py: no keccakx at {a.keccakx} (cargo build --release -p keccakx-cli)", file=sys.stderr)
         return 1
@@ -155,44 +178,59 @@ def main():
     if not b3:
         skipped.append("b3sum (cargo install b3sum, or make bench-cli)")
     cs = [c for c in all_c if available(c[2])]
+    scenarios = [
+        (f"one file of {size_name(a.size)}", [("input.bin", a.size)]),
+        (f"{a.files} files of {size_name(a.file_size)}",
+         [(f"f{k:05d}.bin", a.file_size) for k in range(a.files)]),
+    ]
+    results, checks = [], []
     with tempfile.TemporaryDirectory(prefix="keccakx-cli-bench-") as d:
-        path = os.path.join(d, "input.bin")
-        print(f"writing {size_name(a.size)} to {path} ...", flush=True)
-        make_file(path, a.size)
-        digests, times = {}, {i: [] for i in range(len(cs))}
-        for i, (name, t, argv, dig) in enumerate(cs):  # warm-up, and the digest
-            digests[i] = dig(run_once(argv, path)[1])
-        for r in range(a.rounds):
-            for i, (name, t, argv, dig) in enumerate(cs):
-                secs, out = run_once(argv, path)
-                if dig(out) != digests[i]:
-                    raise RuntimeError(f"{name}: digest changed between runs")
-                times[i].append(secs)
-            print(f"round {r + 1}/{a.rounds} done", flush=True)
-    by = {(c[0], c[1]): digests[i] for i, c in enumerate(cs)}
-    checks = []
+        piece = os.urandom(8 << 20)
+        for sc, files in scenarios:
+            paths = []
+            print(f"{sc}: writing to {d} ...", flush=True)
+            for name, size in files:
+                paths.append(os.path.join(d, name))
+                make_file(paths[-1], size, piece)
+            total = sum(size for _, size in files)
+            digests, times = {}, {i: [] for i in range(len(cs))}
+            for i, (name, t, argv, dig) in enumerate(cs):  # warm-up, and the digests
+                digests[i] = dig(run_once(argv, paths)[1])
+                if len(digests[i]) != len(paths):
+                    raise RuntimeError(f"{name}: {len(digests[i])} digests for {len(paths)} files")
+            for r in range(a.rounds):
+                for i, (name, t, argv, dig) in enumerate(cs):
+                    secs, out = run_once(argv, paths)
+                    if dig(out) != digests[i]:
+                        raise RuntimeError(f"{name}: digests changed between runs")
+                    times[i].append(secs)
+                print(f"{sc}: round {r + 1}/{a.rounds} done", flush=True)
+            for p in paths:
+                os.remove(p)
+            by = {(c[0], c[1]): digests[i] for i, c in enumerate(cs)}
 
-    def same(x, y, what):
-        if x in by and y in by:
-            if by[x] != by[y]:
-                raise RuntimeError(f"{what}: {by[x]} != {by[y]}")
-            checks.append(what)
+            def same(x, y, what):
+                if x in by and y in by:
+                    if by[x] != by[y]:
+                        raise RuntimeError(f"{sc}: {what} does not hold")
+                    checks.append(f"{what} ({sc})")
 
-    same(("keccakx SHA3-256", 1), ("openssl dgst -sha3-256", 1), "keccakx SHA3-256 = OpenSSL's")
-    same(("keccakx SHAKE128 (32 B)", 1), ("openssl dgst -shake128 (32 B)", 1), "keccakx SHAKE128 = OpenSSL's")
-    same(("keccakx SHA3-256", 1), ("rhash --sha3-256", 1), "keccakx SHA3-256 = rhash's")
-    for kt in ("KT128", "KT256"):
-        same((f"keccakx {kt}", 1), (f"keccakx {kt}", cores), f"keccakx {kt} on 1 thread = on {cores}")
-    same(("keccakx KT128", 1), ("keccakx KT128 --no-mmap", cores), "keccakx KT128 with --no-mmap = mapped")
-    same(("b3sum", 1), ("b3sum", cores), f"b3sum on 1 thread = on {cores}")
-    results = []
-    for i, (name, t, argv, _) in enumerate(cs):
-        med = statistics.median(times[i])
-        results.append({
-            "name": name, "threads": t, "argv": [os.path.basename(argv[0]), *argv[1:]],
-            "seconds": times[i], "seconds_median": med,
-            "gb_per_s": a.size / med / 1e9, "gb_per_s_best": a.size / min(times[i]) / 1e9,
-        })
+            same(("keccakx SHA3-256", 1), ("openssl dgst -sha3-256", 1), "keccakx SHA3-256 = OpenSSL's")
+            same(("keccakx SHA3-256", 1), ("keccakx SHA3-256", cores), f"keccakx SHA3-256 on 1 thread = on {cores}")
+            same(("keccakx SHAKE128 (32 B)", 1), ("openssl dgst -shake128 (32 B)", 1), "keccakx SHAKE128 = OpenSSL's")
+            same(("keccakx SHA3-256", 1), ("rhash --sha3-256", 1), "keccakx SHA3-256 = rhash's")
+            for kt in ("KT128", "KT256"):
+                same((f"keccakx {kt}", 1), (f"keccakx {kt}", cores), f"keccakx {kt} on 1 thread = on {cores}")
+            same(("keccakx KT128", 1), ("keccakx KT128 --no-mmap", cores), "keccakx KT128 with --no-mmap = mapped")
+            same(("b3sum", 1), ("b3sum", cores), f"b3sum on 1 thread = on {cores}")
+            for i, (name, t, argv, _) in enumerate(cs):
+                med = statistics.median(times[i])
+                results.append({
+                    "scenario": sc, "name": name, "threads": t, "bytes": total,
+                    "argv": [os.path.basename(argv[0]), *argv[1:]],
+                    "seconds": times[i], "seconds_median": med,
+                    "gb_per_s": total / med / 1e9, "gb_per_s_best": total / min(times[i]) / 1e9,
+                })
     model = "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -203,7 +241,8 @@ def main():
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().strip() or "unknown"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     rep = {
-        "date": date, "commit": commit, "size": a.size, "rounds": a.rounds,
+        "date": date, "commit": commit, "size": a.size, "files": a.files, "file_size": a.file_size,
+        "rounds": a.rounds, "scenarios": [sc for sc, _ in scenarios],
         "machine": {"cpu_model": model, "cores": cores, "kernel": platform.release(),
                     "load": " ".join(f"{x:.2f}" for x in os.getloadavg())},
         "results": results, "skipped": skipped, "checks": checks,
