@@ -299,8 +299,9 @@ pub struct SumArgs {
     #[arg(long = "ignore-missing", requires = "check", help_heading = "Checking")]
     pub ignore_missing: bool,
 
-    /// Read files with 2 MiB buffers instead of memory-mapping them (memory
-    /// stays bounded either way; mapping is usually faster).
+    /// Read files over 2 MiB with 2 MiB buffers instead of memory-mapping
+    /// them (memory stays bounded either way; mapping is usually faster).
+    /// Files up to 2 MiB are always read, in one piece.
     #[arg(long = "no-mmap", help_heading = "Input")]
     pub no_mmap: bool,
 }

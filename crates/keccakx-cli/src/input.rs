@@ -15,8 +15,15 @@ use crate::algo::Algo;
 
 /// Read buffer for the streaming path.
 pub const BUF_SIZE: usize = 2 << 20;
-/// Files smaller than this are read, not mapped (mapping costs more).
-const MMAP_MIN: u64 = 64 << 10;
+/// Smallest read buffer for a file of known size.
+const SMALL_BUF: usize = 64 << 10;
+/// Files up to one read buffer are read, not mapped: one `read` into a
+/// buffer of the file's size beats mapping and unmapping it, by most when
+/// threads hash files in parallel (each unmap interrupts the other cores to
+/// flush their TLBs). 4096 files of 64 KiB, KT128 on two threads: 1.4 →
+/// 4.0 GB/s; 256 files of 1 MiB 7.2 → 9.9 GB/s; from 4 MiB on, mapping
+/// wins (bench/NOTES.md, "Many files").
+const MMAP_MIN: u64 = BUF_SIZE as u64 + 1;
 /// Mapped bytes fed to the hasher per call; pages are dropped afterwards.
 /// Large enough to give the tree modes (KT, ParallelHash) work for every
 /// core, small enough to bound the resident set.
@@ -135,11 +142,17 @@ fn hash_file_reader(mut file: File, algo: &Algo, len: Option<u64>) -> io::Result
         return hash_reader(file, algo, len);
     }
     let mut s = algo.start(len);
+    // No bigger than the file (but a read's worth): zero-filling a 2 MiB
+    // buffer per small file cost as much as hashing 64 KiB of it
+    // (bench/NOTES.md, "Many files").
+    let cap = len.map_or(BUF_SIZE, |l| {
+        l.clamp(SMALL_BUF as u64, BUF_SIZE as u64) as usize
+    });
     pipeline(
         read_ahead(len, BUF_SIZE),
         |spare: Option<Vec<u8>>| {
             let mut buf = spare.unwrap_or_default();
-            buf.resize(BUF_SIZE, 0);
+            buf.resize(cap, 0);
             let n = read_full(&mut file, &mut buf)?;
             buf.truncate(n);
             Ok((n > 0).then_some(buf))

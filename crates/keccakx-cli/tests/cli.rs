@@ -1098,13 +1098,21 @@ fn bench_measures_and_rejects_bad_arguments() {
 
 /// Files are read or mapped one buffer or window ahead on a second thread
 /// when more than one thread is allowed (src/input.rs): the digests equal
-/// the library's at the 2 MiB buffer and 16 MiB window edges, mapped and
-/// read, on one thread and on all, and through a named pipe.
+/// the library's at the small-file, 2 MiB buffer (read or mapped) and
+/// 16 MiB window edges, on one thread and on all, and through a named pipe.
 #[test]
 fn read_ahead_equals_library_at_buffer_and_window_edges() {
     let dir = scratch("read-ahead");
     const MIB: usize = 1 << 20;
+    // Small files are read into a buffer of their own size (at least
+    // 64 KiB); files past one 2 MiB buffer are mapped.
     let sizes = [
+        0,
+        1,
+        64 * 1024 - 1,
+        64 * 1024,
+        64 * 1024 + 1,
+        MIB + 3,
         2 * MIB - 1,
         2 * MIB,
         2 * MIB + 1,
