@@ -125,22 +125,29 @@ pub(crate) fn split_points<T>(
             let i = first + j;
             acc += cost(item);
             if k < parts && reached(acc, k) && i + 1 < len {
-                let snapped = (i + 1 + align / 2) / align * align;
-                let last = *bounds.last().unwrap_or(&0);
-                let cut = if snapped > last && snapped < len {
-                    snapped
-                } else {
-                    i + 1
-                };
-                if cut > last {
-                    bounds.push(cut);
-                }
+                push_cut(&mut bounds, i + 1, len, align);
                 k += 1;
             }
         }
     }
     bounds.push(len);
     bounds
+}
+
+/// Add a cut before item `at` (of `len`) to `bounds`, moved to the nearest
+/// multiple of `align` where that keeps it after the last cut and before
+/// the end; dropped if it would not move forward.
+fn push_cut(bounds: &mut alloc::vec::Vec<usize>, at: usize, len: usize, align: usize) {
+    let snapped = (at + align / 2) / align * align;
+    let last = *bounds.last().unwrap_or(&0);
+    let cut = if snapped > last && snapped < len {
+        snapped
+    } else {
+        at
+    };
+    if cut > last {
+        bounds.push(cut);
+    }
 }
 
 /// Runs `side()` once on the calling thread and `f(piece, its outputs)`
@@ -321,7 +328,7 @@ mod tests {
     }
 
     /// The split looking at every item (no block skipping), as the
-    /// reference for `split_points`.
+    /// reference for `split_points`'s skipping (cut placement is shared).
     fn split_item_by_item(costs: &[usize], parts: usize, align: usize) -> alloc::vec::Vec<usize> {
         let total: usize = costs.iter().sum();
         let mut bounds = alloc::vec![0usize];
@@ -332,16 +339,7 @@ mod tests {
                 && acc as u64 * parts as u64 >= total as u64 * k as u64
                 && i + 1 < costs.len()
             {
-                let snapped = (i + 1 + align / 2) / align * align;
-                let last = *bounds.last().unwrap();
-                let cut = if snapped > last && snapped < costs.len() {
-                    snapped
-                } else {
-                    i + 1
-                };
-                if cut > last {
-                    bounds.push(cut);
-                }
+                push_cut(&mut bounds, i + 1, costs.len(), align);
                 k += 1;
             }
         }
