@@ -407,8 +407,6 @@ impl<const R: usize> Kt<R> {
         self.update(&c);
         let (buf, len) = length_encoded(c.len() as u64);
         self.update(&buf[..len]);
-        // In place (no `take`): moving the chunker out costs a small hash
-        // more than it hashes.
         if let Some(leaves) = &mut self.leaves {
             let final_node = &mut self.final_node;
             // At least one chaining value comes out: the leaves exist only

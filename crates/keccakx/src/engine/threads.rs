@@ -155,9 +155,9 @@ fn push_cut(bounds: &mut alloc::vec::Vec<usize>, at: usize, len: usize, align: u
 /// thread, inner cuts on multiples of `align`), each item owning `out_len`
 /// bytes of `out`. The calling thread and up to `threads - 1` rayon helpers
 /// (`threads` for long calls, [`HEDGE_BYTES`]) take pieces in turn
-/// (helpers.rs says why not `rayon::scope`); this
-/// returns when all are done. One thread, one item or little work: `side()`
-/// and a single `f(items, out)` here.
+/// (helpers.rs says why not `rayon::scope`); this returns when all are
+/// done. One thread, one item or little work: `side()` and a single
+/// `f(items, out)` here.
 pub(crate) fn for_each_piece<T: Sync>(
     items: &[T],
     out: &mut [u8],
