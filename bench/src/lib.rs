@@ -589,15 +589,7 @@ fn run_scaling(
         .collect();
     let big: Vec<usize> = sizes.iter().copied().filter(|&s| s >= 1 << 20).collect();
     let (rounds, round_ms) = if opts.quick { (3, 4.0) } else { (15, 20.0) };
-    let mut v = Vec::new();
-    for job in jobs {
-        for &size in &big {
-            let r = scaling::measure_scaling(&[job], &[size], data, all, rounds, round_ms);
-            r.iter().for_each(&mut *progress);
-            v.extend(r);
-        }
-    }
-    v
+    scaling::measure_scaling(&jobs, &big, data, all, rounds, round_ms, progress)
 }
 
 /// Run the benchmark; `progress` sees each record as it is measured.

@@ -162,7 +162,8 @@ fn timed(job: Job, all: bool, calls: usize, d: &[u8], out: &mut Vec<u8>) -> f64 
 }
 
 /// Measures every job at every size on `threads` cores (`threads` > 1),
-/// `rounds` rounds each of about `round_ms` per measurement.
+/// `rounds` rounds each of about `round_ms` per measurement; `progress`
+/// sees each record as it is done.
 pub fn measure_scaling(
     jobs: &[Job],
     sizes: &[usize],
@@ -170,6 +171,7 @@ pub fn measure_scaling(
     threads: usize,
     rounds: usize,
     round_ms: f64,
+    progress: &mut dyn FnMut(&ScalingRecord),
 ) -> Vec<ScalingRecord> {
     let crew = Crew {
         start: Barrier::new(threads + 1),
@@ -217,6 +219,7 @@ pub fn measure_scaling(
                         rec.one_ns.push(timed(job, false, calls, d, &mut out));
                     }
                 }
+                progress(&rec);
                 records.push(rec);
             }
         }
