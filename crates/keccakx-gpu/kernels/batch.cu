@@ -125,7 +125,7 @@ KX_DEV void kx_absorb_direct(typename L::T* a, const KxBatchJob& j, kx_u64 off, 
 // Squeeze: write output block q (bytes q*rate .. min(out_len, (q+1)*rate))
 // of message i from the state. Whole 8-byte words at an 8-byte aligned
 // address (every standard digest length) are stored straight from the
-// registers; anything else goes byte by byte from a local copy.
+// registers; anything else goes byte by byte, still from the registers.
 template <class L>
 KX_DEV void kx_store_block(const typename L::T* a, const KxBatchJob& j, kx_u64 i, kx_u64 q) {
     const kx_u64 start = q * (kx_u64)j.rate;
@@ -137,10 +137,17 @@ KX_DEV void kx_store_block(const typename L::T* a, const KxBatchJob& j, kx_u64 i
         for (int w = 0; w < 25; ++w)
             if ((kx_u32)(8 * w) < count) *(kx_u64*)(p + 8 * w) = L::to64(a[w]);
     } else {
-        kx_u64 t[25];
+        // Word by word from the registers (a local array indexed by b >> 3
+        // would live in local memory: 200 bytes of stack per thread).
 #pragma unroll
-        for (int w = 0; w < 25; ++w) t[w] = L::to64(a[w]);
-        for (kx_u32 b = 0; b < count; ++b) p[b] = (unsigned char)(t[b >> 3] >> (8 * (b & 7)));
+        for (int w = 0; w < 25; ++w) {
+            if ((kx_u32)(8 * w) < count) {
+                const kx_u64 v = L::to64(a[w]);
+                const kx_u32 left = count - 8 * w;
+                const kx_u32 n = left < 8 ? left : 8;
+                for (kx_u32 b = 0; b < n; ++b) p[8 * w + b] = (unsigned char)(v >> (8 * b));
+            }
+        }
     }
 }
 

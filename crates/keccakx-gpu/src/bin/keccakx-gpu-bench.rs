@@ -34,13 +34,23 @@ struct Args {
     out: Option<String>,
     device: usize,
     quick: bool,
+    preflight: bool,
+    precompile: Option<String>,
+    only: Option<String>,
 }
+
+const USAGE: &str = "usage: keccakx-gpu-bench [--out FILE.json] [--device N] [--quick] [--only perm|batch|kt]
+       keccakx-gpu-bench --preflight          driver, NVRTC (path, builtins), devices; exit 2 without a GPU
+       keccakx-gpu-bench --precompile sm_XY   compile every kernel module into $KECCAKX_CACHE_DIR (no GPU needed)";
 
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         out: None,
         device: 0,
         quick: false,
+        preflight: false,
+        precompile: None,
+        only: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -54,8 +64,19 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|_| "--device: not a number")?
             }
             "--quick" => a.quick = true,
+            "--preflight" => a.preflight = true,
+            "--precompile" => {
+                a.precompile = Some(it.next().ok_or("--precompile needs an architecture (sm_90)")?)
+            }
+            "--only" => {
+                let v = it.next().ok_or("--only needs a section: perm, batch or kt")?;
+                if !["perm", "batch", "kt"].contains(&v.as_str()) {
+                    return Err(format!("--only {v:?}: not a section (perm, batch, kt)"));
+                }
+                a.only = Some(v)
+            }
             "-h" | "--help" => {
-                println!("usage: keccakx-gpu-bench [--out FILE.json] [--device N] [--quick]");
+                println!("{USAGE}");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
@@ -138,11 +159,93 @@ fn check<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) {
     }
 }
 
+/// Compile every module for `arch` (sm_XY) into the kernel cache; 0 on success.
+fn precompile(arch: &str) -> i32 {
+    let Some((a, b)) = arch
+        .strip_prefix("sm_")
+        .filter(|d| d.len() >= 2)
+        .and_then(|d| Some((d[..d.len() - 1].parse().ok()?, d[d.len() - 1..].parse().ok()?)))
+    else {
+        eprintln!("keccakx-gpu-bench: --precompile {arch:?}: expected sm_XY, e.g. sm_90");
+        return 2;
+    };
+    let target = keccakx_gpu::nvrtc::Target::Cubin(a, b);
+    for m in keccakx_gpu::kernels::Module::ALL {
+        match keccakx_gpu::kernels::image(m, target) {
+            Ok((img, from)) => eprintln!("precompiled {} for {arch}: {} bytes ({from})", m.name(), img.len()),
+            Err(e) => {
+                eprintln!("keccakx-gpu-bench: precompiling {} for {arch}: {e}", m.name());
+                return 1;
+            }
+        }
+    }
+    0
+}
+
+/// What the GPU machine offers, in a few lines; 2 when there is no GPU.
+fn preflight() -> i32 {
+    match keccakx_gpu::driver::driver_version() {
+        Ok((a, b)) => println!("== driver CUDA API: {a}.{b}"),
+        Err(e) => println!("== driver: {e}"),
+    }
+    match keccakx_gpu::nvrtc::Nvrtc::get() {
+        Ok(n) => println!(
+            "== NVRTC {}.{} loaded from {} (builtins: {}); sm archs {:?}",
+            n.version().0,
+            n.version().1,
+            n.path(),
+            n.builtins_path().unwrap_or("through the system loader"),
+            n.supported_archs()
+        ),
+        Err(e) => println!("== NVRTC: {e} (cached kernels only)"),
+    }
+    match devices() {
+        Ok(d) => {
+            for dev in d {
+                let det = device_details(dev.ordinal);
+                println!(
+                    "== device {}: {} sm_{}{} {:.1} GiB{}",
+                    dev.ordinal,
+                    dev.name,
+                    dev.compute_capability.0,
+                    dev.compute_capability.1,
+                    dev.memory_bytes as f64 / (1u64 << 30) as f64,
+                    det.map(|x| format!(
+                        ", {} SMs, SM clock {:?} kHz, PCI {}",
+                        x.sm_count, x.clock_khz, x.pci
+                    ))
+                    .unwrap_or_default()
+                );
+            }
+            match GpuHasher::new(0) {
+                Ok(h) => println!(
+                    "== kernels: {} from {} (KECCAKX_CACHE_DIR={})",
+                    h.target(),
+                    h.image_source(),
+                    std::env::var("KECCAKX_CACHE_DIR").unwrap_or_default()
+                ),
+                Err(e) => println!("== opening device 0: {e}"),
+            }
+            0
+        }
+        Err(e) => {
+            println!("== no GPU: {e}");
+            2
+        }
+    }
+}
+
 fn main() {
     let args = parse_args().unwrap_or_else(|e| {
         eprintln!("keccakx-gpu-bench: {e}");
         std::process::exit(2)
     });
+    if let Some(arch) = &args.precompile {
+        std::process::exit(precompile(arch));
+    }
+    if args.preflight {
+        std::process::exit(preflight());
+    }
     let devs = match devices() {
         Ok(d) => d,
         Err(e) => {
@@ -283,6 +386,9 @@ fn main() {
         ]));
     }
     eprintln!("fast / paper-style kernel: {:.1}x", fast24 / paper24);
+    if args.only.as_deref() == Some("perm") {
+        return;
+    }
 
     // ---- batch SHA3-256 of 64-byte messages
     let sha3 = LaneSpec::new(136, 24, 0x06).unwrap_or_else(|e| fail("spec", e));
