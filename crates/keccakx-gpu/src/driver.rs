@@ -56,6 +56,9 @@ const REQUIRED: &[&str] = &[
     "cuMemcpyDtoH_v2",
     "cuMemsetD8Async",
     "cuMemGetInfo_v2",
+    "cuMemHostGetDevicePointer_v2",
+    "cuFuncSetAttribute",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
 ];
 
 static STATE: OnceLock<Result<(), GpuError>> = OnceLock::new();

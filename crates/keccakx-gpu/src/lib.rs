@@ -28,6 +28,7 @@
 //! names libnvrtc; `KECCAKX_CACHE_DIR` / `KECCAKX_GPU_CACHE=0` steer the
 //! kernel cache.
 
+pub mod cost;
 pub mod driver;
 pub mod error;
 pub mod hasher;
@@ -44,7 +45,10 @@ use keccakx::registry::Params;
 
 pub use cudarc;
 pub use error::GpuError;
-pub use hasher::{perm_reference, BatchKernel, GpuHasher, Layout, PermKernel, RawLayout};
+pub use cost::{CostModel, Route};
+pub use hasher::{
+    perm_reference, BatchKernel, GpuHasher, InputPath, Layout, PermKernel, PipelineStats, RawLayout,
+};
 pub use tree::{KtVariant, PhVariant};
 
 /// A CUDA device as the driver describes it.

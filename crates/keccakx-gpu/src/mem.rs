@@ -78,10 +78,12 @@ impl Drop for DevBuf {
     }
 }
 
-/// Page-locked host memory, zero-initialised.
+/// Page-locked host memory, zero-initialised; optionally mapped into the
+/// device's address space (zero-copy: kernels read it over the bus).
 pub struct Pinned {
     ptr: *mut u8,
     len: usize,
+    mapped: bool,
     ctx: Arc<CudaContext>,
 }
 
@@ -98,19 +100,33 @@ impl Pinned {
         len: usize,
         write_combined: bool,
     ) -> Result<Pinned, GpuError> {
+        Pinned::with_mapping(ctx, len, write_combined, false)
+    }
+
+    /// [`Pinned::new`], mapped into the device's address space when `mapped`.
+    pub fn with_mapping(
+        ctx: &Arc<CudaContext>,
+        len: usize,
+        write_combined: bool,
+        mapped: bool,
+    ) -> Result<Pinned, GpuError> {
         if len == 0 {
             return Ok(Pinned {
                 ptr: std::ptr::null_mut(),
                 len: 0,
+                mapped,
                 ctx: ctx.clone(),
             });
         }
         ctx.bind_to_thread()?;
-        let flags = if write_combined {
+        let mut flags = if write_combined {
             sys::CU_MEMHOSTALLOC_WRITECOMBINED
         } else {
             0
         };
+        if mapped {
+            flags |= sys::CU_MEMHOSTALLOC_DEVICEMAP;
+        }
         // SAFETY: the context is current; the returned memory is owned here.
         let ptr = unsafe { result::malloc_host(len, flags) }? as *mut u8;
         if ptr.is_null() {
@@ -122,12 +138,32 @@ impl Pinned {
         Ok(Pinned {
             ptr,
             len,
+            mapped,
             ctx: ctx.clone(),
         })
     }
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether the buffer is mapped for the device.
+    pub fn is_mapped(&self) -> bool {
+        self.mapped
+    }
+
+    /// The device address of a mapped buffer (None when not mapped or empty).
+    pub fn device_ptr(&self) -> Result<Option<u64>, GpuError> {
+        if !self.mapped || self.len == 0 {
+            return Ok(None);
+        }
+        let mut d: sys::CUdeviceptr = 0;
+        // SAFETY: the buffer was allocated with CU_MEMHOSTALLOC_DEVICEMAP in
+        // this context; valid out-pointer.
+        unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, self.ptr as *mut std::ffi::c_void, 0) }
+            .result()
+            .map_err(GpuError::from)?;
+        Ok(Some(d))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -151,12 +187,13 @@ impl Pinned {
     }
 
     /// Grow to at least `len` bytes (contents are not kept).
+    /// Keeps the mapping choice the buffer was made with.
     pub fn reserve(&mut self, len: usize, write_combined: bool) -> Result<(), GpuError> {
         if len > self.len {
             let grown = len.max(self.len + self.len / 2);
-            let ctx = self.ctx.clone();
-            *self = Pinned::new(&ctx, 0, write_combined)?;
-            *self = Pinned::new(&ctx, grown, write_combined)?;
+            let (ctx, mapped) = (self.ctx.clone(), self.mapped);
+            *self = Pinned::with_mapping(&ctx, 0, write_combined, mapped)?;
+            *self = Pinned::with_mapping(&ctx, grown, write_combined, mapped)?;
         }
         Ok(())
     }

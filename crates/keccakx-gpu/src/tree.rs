@@ -33,7 +33,7 @@ use keccakx::engine::Engine;
 use keccakx::tree_li::TreeLiParams;
 
 use crate::error::GpuError;
-use crate::hasher::{ChunkPlan, GpuHasher, RawLayout, Stage};
+use crate::hasher::{copy_parallel, ChunkPlan, GpuHasher, HostBufs, RawLayout};
 use crate::kernels::BatchJob;
 use crate::mem::DevBuf;
 
@@ -106,7 +106,7 @@ impl PhVariant {
 /// Reads bytes of the input string at a position.
 pub(crate) type ReadFn<'a> = dyn FnMut(u64, &mut [u8]) -> Result<(), GpuError> + 'a;
 /// Receives chaining values (whole ones, in leaf order).
-pub(crate) type SinkFn<'a> = dyn FnMut(&[u8]) -> Result<(), GpuError> + 'a;
+pub(crate) type SinkFn<'a> = dyn FnMut(&[u8]) -> Result<(), GpuError> + Send + 'a;
 /// Computes the chaining values of the accelerated leaves into a sink.
 pub(crate) type AccelFn<'a> = dyn FnMut(&mut SinkFn<'_>) -> Result<(), GpuError> + 'a;
 
@@ -313,7 +313,7 @@ impl GpuHasher {
         }
         let per_chunk = (self.chunk_bytes() / leaf.max(1)).max(1) as u64;
         let n_chunks = count.div_ceil(per_chunk) as usize;
-        let mut fill = |c: usize, st: &mut Stage| -> Result<ChunkPlan, GpuError> {
+        let mut fill = |c: usize, st: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
             let first = c as u64 * per_chunk;
             let n = per_chunk.min(count - first);
             let bytes = n as usize * leaf;
@@ -342,7 +342,7 @@ impl GpuHasher {
             })
         };
         let mut drain = |_c: usize, bytes: &[u8]| sink(bytes);
-        self.pipeline(spec, n_chunks, &mut fill, &mut drain)
+        self.pipeline(spec, n_chunks, &mut fill, &mut drain, &mut || {})
     }
 
     /// Hash `count` full leaves of a device buffer (leaf i at data + base +
@@ -646,29 +646,6 @@ impl GpuHasher {
             None => Ok(()),
         }
     }
-}
-
-/// memcpy with several threads for big copies (pinned staging is filled at
-/// memory bandwidth, not at one core's copy speed).
-pub(crate) fn copy_parallel(dst: &mut [u8], src: &[u8]) {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    let limit = match keccakx::engine::threads() {
-        0 => cores,
-        n => n.min(cores),
-    };
-    let threads = (src.len() / (4 << 20)).clamp(1, limit.clamp(1, 8));
-    if threads <= 1 {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let per = src.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        for (d, c) in dst.chunks_mut(per).zip(src.chunks(per)) {
-            s.spawn(move || d.copy_from_slice(c));
-        }
-    });
 }
 
 #[cfg(test)]

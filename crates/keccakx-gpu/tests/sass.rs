@@ -239,7 +239,7 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let mut bad = Vec::new();
     for (name, (m, k)) in &all {
         assert!(!k.instructions.is_empty(), "{name}: no instructions parsed");
-        let checked = !matches!(m, Module::Paper);
+        let checked = !matches!(m, Module::Paper) && !kernels::EXPERIMENTAL.contains(&name.as_str());
         eprintln!(
             "{name}: {} registers, stack {} B, {} instructions, {} local loads/stores",
             k.registers,
@@ -256,6 +256,17 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
         }
     }
     assert!(bad.is_empty(), "local memory in kernels: {bad:?}");
+    // The double-buffered kernels really copy asynchronously (cp.async is
+    // LDGSTS in SASS), with the wait (DEPBAR) in the loop.
+    for name in ["kx_batch_async_r24", "kx_batch_async_r12"] {
+        let k = &all[name].1;
+        for op in ["LDGSTS", "DEPBAR"] {
+            assert!(
+                k.instructions.iter().any(|(_, t)| Kernel::opcode(t) == op),
+                "{name}: no {op}"
+            );
+        }
+    }
 
     // The round mix of the 24-round permutation (and the 12-round one as a
     // cross-check of the per-round figure).
