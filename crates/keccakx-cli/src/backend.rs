@@ -88,8 +88,9 @@ pub fn gpu_devices() -> Result<Vec<String>, String> {
 fn lane_of(algo: &Algo) -> Option<(LaneSpec, usize)> {
     match algo.info.family {
         Family::Registry(r) => {
-            let (spec, n) = keccakx_gpu::lane_spec_for(r.name, &algo.params)?;
-            (n == algo.out_len).then_some((spec, n))
+            // One source of truth for which functions are one plain sponge.
+            let spec = keccakx::batch::lane_spec(r.name, &algo.params).ok()??;
+            Some((spec, algo.out_len))
         }
         _ => None,
     }

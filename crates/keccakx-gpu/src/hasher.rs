@@ -663,7 +663,7 @@ impl GpuHasher {
         inputs: &[&[u8]],
         out_len: usize,
         out: &mut [u8],
-        side: &mut (dyn FnMut() + Send),
+        side: &mut dyn FnMut(),
     ) -> Result<(), GpuError> {
         let mut side_done = false;
         let r = (|| {

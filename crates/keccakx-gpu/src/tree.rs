@@ -27,14 +27,9 @@ use keccakx::engine::LaneSpec;
 use keccakx::rfc9861::{length_encode, KtFinalNode};
 use keccakx::sp800_185::ParallelHashOuter;
 
-use std::sync::Mutex;
-
-use keccakx::engine::Engine;
-use keccakx::tree_li::TreeLiParams;
 
 use crate::error::GpuError;
-use crate::hasher::{copy_parallel, ChunkPlan, GpuHasher, HostBufs, RawLayout};
-use crate::kernels::BatchJob;
+use crate::hasher::{GpuHasher, RawLayout};
 use crate::mem::DevBuf;
 
 /// KangarooTwelve chunk size (RFC 9861).
@@ -119,6 +114,7 @@ impl<'a> Concat<'a> {
     pub(crate) fn new(parts: Vec<&'a [u8]>) -> Self {
         Concat { parts }
     }
+    #[cfg(test)]
     pub(crate) fn len(&self) -> u64 {
         self.parts.iter().map(|p| p.len() as u64).sum()
     }
@@ -294,57 +290,6 @@ fn check_view(h: &GpuHasher, data: &CudaSlice<u8>) -> Result<(), GpuError> {
 }
 
 impl GpuHasher {
-    /// Hash leaves `first .. first + count` of `src` (leaf i = src[base + i *
-    /// leaf .. + leaf], all full) through the host-fed pipeline; chaining
-    /// values go to `sink` in order.
-    #[allow(clippy::too_many_arguments)]
-    fn leaves_host(
-        &self,
-        spec: &LaneSpec,
-        src: &Concat<'_>,
-        base: u64,
-        leaf: usize,
-        count: u64,
-        cv_len: usize,
-        sink: &mut SinkFn<'_>,
-    ) -> Result<(), GpuError> {
-        if count == 0 {
-            return Ok(());
-        }
-        let per_chunk = (self.chunk_bytes() / leaf.max(1)).max(1) as u64;
-        let n_chunks = count.div_ceil(per_chunk) as usize;
-        let mut fill = |c: usize, st: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
-            let first = c as u64 * per_chunk;
-            let n = per_chunk.min(count - first);
-            let bytes = n as usize * leaf;
-            st.h_in.reserve(bytes, true)?;
-            let dst = &mut st.h_in.as_mut_slice()[..bytes];
-            let mut at = 0;
-            for piece in src.pieces(base + first * leaf as u64, bytes) {
-                copy_parallel(&mut dst[at..at + piece.len()], piece);
-                at += piece.len();
-            }
-            let job = BatchJob {
-                n,
-                stride: leaf as u64,
-                msg_len: leaf as u64,
-                rate: spec.rate_bytes as u32,
-                suffix: spec.delimited_suffix as u32,
-                out_len: cv_len as u32,
-                rounds: spec.rounds as u32,
-                ..BatchJob::default()
-            };
-            Ok(ChunkPlan {
-                data_bytes: bytes,
-                indexed: false,
-                job,
-                aligned8: leaf.is_multiple_of(8),
-            })
-        };
-        let mut drain = |_c: usize, bytes: &[u8]| sink(bytes);
-        self.pipeline(spec, n_chunks, &mut fill, &mut drain, &mut || {})
-    }
-
     /// Hash `count` full leaves of a device buffer (leaf i at data + base +
     /// i * leaf) in one launch; chaining values to `sink`.
     #[allow(clippy::too_many_arguments)]
@@ -408,58 +353,6 @@ impl GpuHasher {
         Ok(())
     }
 
-    /// KT128/KT256 of host data: leaves on the GPU (host-fed pipeline),
-    /// final node on the CPU. `out` may have any length (XOF).
-    pub fn kt_host(
-        &self,
-        v: KtVariant,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        let lenc = length_encode(customization.len() as u64);
-        let s = Concat::new(vec![data, customization, &lenc]);
-        let total = s.len();
-        let chunk = KT_CHUNK as u64;
-        let full = if total > chunk {
-            (total - chunk) / chunk
-        } else {
-            0
-        };
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            s.read(pos, buf);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| {
-            self.leaves_host(&spec, &s, chunk, KT_CHUNK, full, v.cv_len(), sink)
-        };
-        match v {
-            KtVariant::Kt128 => kt_assemble::<168>(total, &mut read, full, &mut accel, out),
-            KtVariant::Kt256 => kt_assemble::<136>(total, &mut read, full, &mut accel, out),
-        }
-    }
-
-    /// KT128 of host data (see [`GpuHasher::kt_host`]).
-    pub fn kt128_host(
-        &self,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        self.kt_host(KtVariant::Kt128, data, customization, out)
-    }
-
-    /// KT256 of host data (see [`GpuHasher::kt_host`]).
-    pub fn kt256_host(
-        &self,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        self.kt_host(KtVariant::Kt256, data, customization, out)
-    }
-
     /// KT128/KT256 of data already in device memory: the leaves lying
     /// wholly inside it are hashed there in one launch; S_0, the last
     /// (partial or customization-bearing) leaves and the final node are
@@ -521,46 +414,7 @@ impl GpuHasher {
         self.kt_device(KtVariant::Kt256, data, customization, out)
     }
 
-    /// ParallelHash128/256 of host data with block size `block`: blocks on
-    /// the GPU, the outer cSHAKE on the CPU. `xof` selects ParallelHashXOF
-    /// (L = 0); otherwise L = 8 × `out.len()`.
-    pub fn parallelhash_host(
-        &self,
-        v: PhVariant,
-        data: &[u8],
-        block: usize,
-        customization: &[u8],
-        xof: bool,
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        if block == 0 {
-            return Err(GpuError::Unsupported(
-                "ParallelHash block size must be at least 1 byte",
-            ));
-        }
-        let x = Concat::new(vec![data]);
-        let full = (data.len() / block) as u64;
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            x.read(pos, buf);
-            Ok(())
-        };
-        let mut accel =
-            |sink: &mut SinkFn<'_>| self.leaves_host(&spec, &x, 0, block, full, v.cv_len(), sink);
-        let len = data.len() as u64;
-        v.assemble(
-            block,
-            len,
-            customization,
-            xof,
-            &mut read,
-            full,
-            &mut accel,
-            out,
-        )
-    }
-
-    /// ParallelHash128/256 of device data (see [`GpuHasher::parallelhash_host`]).
+    /// ParallelHash128/256 of device data (see [`crate::GpuEngine::parallelhash`]).
     #[allow(clippy::too_many_arguments)]
     pub fn parallelhash_device(
         &self,
@@ -594,57 +448,6 @@ impl GpuHasher {
             &mut accel,
             out,
         )
-    }
-}
-
-/// The GPU as a keccakx engine for one call of a mode that takes an engine:
-/// the first error is kept (and that batch done on the CPU so the mode can
-/// finish); the caller returns the error instead of the digest.
-struct Recording<'a> {
-    gpu: &'a GpuHasher,
-    error: Mutex<Option<GpuError>>,
-}
-
-impl Engine for Recording<'_> {
-    fn name(&self) -> &'static str {
-        "cuda"
-    }
-    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        if err.is_none() {
-            match self.gpu.hash_many(spec, inputs, out_len, out) {
-                Ok(()) => return,
-                Err(e) => *err = Some(e),
-            }
-        }
-        keccakx::engine::Scalar.hash_many(spec, inputs, out_len, out);
-    }
-}
-
-impl GpuHasher {
-    /// Tree LI (docs/tree-li.md) of host data: the leaves (gathered on the
-    /// CPU, batched up to 64 MiB) and each inner level are hashed on the
-    /// GPU; the final node on the CPU.
-    pub fn tree_li_host(
-        &self,
-        params: &TreeLiParams,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        params.validate().map_err(|_| {
-            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
-        })?;
-        let engine = Recording {
-            gpu: self,
-            error: Mutex::new(None),
-        };
-        keccakx::tree_li::tree_li_with_engine(&engine, params, msg, out).map_err(|_| {
-            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
-        })?;
-        match engine.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
     }
 }
 

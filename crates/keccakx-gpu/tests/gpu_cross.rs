@@ -293,7 +293,7 @@ fn kt_on_the_device_matches_rfc9861() {
                     }
                 }
                 let mut got = vec![0u8; 80];
-                gpu.kt_host(v, &m, cust, &mut got).unwrap();
+                engine().kt(v, &m, cust, &mut got).unwrap();
                 assert!(got == want, "{v:?} host |M|={n} |C|={}", cust.len());
                 let d = gpu.upload(&m).unwrap();
                 let mut got = vec![0u8; 80];
@@ -320,7 +320,7 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(48)
                 };
                 let mut got = vec![0u8; 48];
-                gpu.parallelhash_host(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
+                engine().parallelhash(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH128 host n={n} B={block} xof={xof}");
                 let d = gpu.upload(&x).unwrap();
@@ -336,7 +336,7 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(64)
                 };
                 let mut got = vec![0u8; 64];
-                gpu.parallelhash_host(PhVariant::Ph256, &x, block, b"", xof, &mut got)
+                engine().parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
             }
@@ -384,15 +384,40 @@ fn the_engine_adapter_gives_cpu_digests() {
     };
     let spec = LaneSpec::new(72, 24, 0x06).unwrap();
     let msgs: Vec<&[u8]> = vec![b"", b"a", &[7u8; 1000]];
-    let mut out = vec![0u8; 3 * 64];
-    engine.hash_many(&spec, &msgs, 64, &mut out);
-    assert!(engine.take_error().is_none());
+    // Routed (this small batch goes to the CPU) and forced onto the GPU,
+    // behind the fallback wrapper that would keep a GPU error.
+    for e in [engine.clone(), engine.clone().with_routing(false)] {
+        let f = keccakx::engine::Fallback::new(e);
+        let mut out = vec![0u8; 3 * 64];
+        f.hash_many(&spec, &msgs, 64, &mut out);
+        assert!(f.take_error().is_none());
+        assert!(out == cpu(&spec, &msgs, 64));
+    }
+    // A long message among many short ones: split between CPU and GPU.
+    let long = vec![3u8; 8 << 20];
+    let short = [1u8; 64];
+    let mut msgs: Vec<&[u8]> = vec![&short; 200_000];
+    msgs[777] = &long;
+    let mut out = vec![0u8; msgs.len() * 64];
+    let f = keccakx::engine::Fallback::new(engine);
+    f.hash_many(&spec, &msgs, 64, &mut out);
+    assert!(f.take_error().is_none());
     assert!(out == cpu(&spec, &msgs, 64));
+}
+
+/// An engine that sends every batch to the GPU (no cost routing).
+fn engine() -> keccakx_gpu::GpuEngine {
+    static E: OnceLock<Result<keccakx_gpu::GpuEngine, GpuError>> = OnceLock::new();
+    E.get_or_init(|| keccakx_gpu::GpuEngine::new(0).map(|e| e.with_routing(false)))
+        .clone()
+        .expect("the GPU opened for the other tests")
 }
 
 #[test]
 fn tree_li_on_the_gpu_matches_the_cpu() {
-    let Some(gpu) = shared() else { return };
+    if shared().is_none() {
+        return;
+    }
     use keccakx::tree_li::{tree_li_with_engine, TreeLiParams};
     let mut rng = Rng(0x5EED_0006);
     for height in 0..=4 {
@@ -418,7 +443,7 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let mut want = vec![0u8; 64];
             tree_li_with_engine(&Scalar, &params, &msg, &mut want).unwrap();
             let mut got = vec![0u8; 64];
-            gpu.tree_li_host(&params, &msg, &mut got).unwrap();
+            engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
         }
     }

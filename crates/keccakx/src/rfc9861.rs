@@ -4,10 +4,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
-use crate::engine::LaneSpec;
+use crate::engine::{BlockJob, Engine, EngineRef, LaneSpec};
 use crate::error::{Error, Result};
-use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
-use crate::permutation::{keccak_p1600_with, state_from_bytes, state_to_bytes, State};
+use crate::permutation::{state_from_bytes, state_to_bytes, State};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// TurboSHAKE's rounds: Keccak-p[1600, 12].
@@ -176,8 +175,8 @@ impl<const R: usize> KtFinalNode<R> {
     /// alone, or S_0 and the whole leaves after it that fill the one group
     /// of the engine's SIMD lanes that is not full (so the leaves after
     /// them fill whole groups; 8 chunks a group on AVX-512).
-    fn first_with_lanes(len: usize) -> usize {
-        let p = crate::engine::current().parallelism();
+    fn first_with_lanes(engine: &dyn Engine, len: usize) -> usize {
+        let p = engine.parallelism();
         let all = len / CHUNK;
         if all < 2 || !p.is_available() {
             return CHUNK;
@@ -193,7 +192,7 @@ impl<const R: usize> KtFinalNode<R> {
     /// their chaining values follow S_0. Before, S_0 ran on one state ahead
     /// of the leaves: half the time at 16 KiB (bench/NOTES.md, "KT's first
     /// chunk in the lanes").
-    fn absorb_first(&mut self, data: &[u8]) {
+    fn absorb_first(&mut self, engine: &dyn Engine, data: &[u8]) {
         let chunks = data.len() / CHUNK;
         if self.first_len != 0 || chunks < 2 {
             self.absorb_first_chunk(data);
@@ -202,7 +201,7 @@ impl<const R: usize> KtFinalNode<R> {
         debug_assert!(data.len() == chunks * CHUNK && self.leaves == 0);
         let whole = CHUNK / R * R;
         let mut states = vec![0u8; chunks * 200];
-        let job = Interleaved {
+        let job = BlockJob {
             data,
             first: 0,
             leaves: chunks,
@@ -212,8 +211,7 @@ impl<const R: usize> KtFinalNode<R> {
             rounds: 1,
             nr: TURBO_ROUNDS,
         };
-        let p = crate::engine::current().parallelism();
-        if chunks > p.states() || !absorb_interleaved_with(p, &mut states, &job) {
+        if chunks > engine.parallelism().states() || !engine.absorb_blocks(&mut states, &job) {
             // The engine changed since `first_with_lanes`: one at a time.
             self.absorb_first_chunk(&data[..CHUNK]);
             let mut cv = [0u8; 64];
@@ -236,7 +234,7 @@ impl<const R: usize> KtFinalNode<R> {
                 state_from_bytes(st)
             })
             .collect();
-        keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
+        engine.permute_states(&mut leaf_states, TURBO_ROUNDS);
         let n = Self::CV_LEN;
         let mut cvs = vec![0u8; leaf_states.len() * n];
         for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
@@ -344,6 +342,7 @@ pub struct Kt<const R: usize> {
     final_node: KtFinalNode<R>,
     leaves: Option<ChunkHasher>,
     customization: Vec<u8>,
+    engine: EngineRef,
 }
 
 /// KT128 (RFC 9861 §3), the original KangarooTwelve.
@@ -353,14 +352,26 @@ pub type Kt256 = Kt<136>;
 
 impl<const R: usize> Kt<R> {
     pub fn new(customization: &[u8]) -> Self {
+        Self::with_engine(customization, EngineRef::Current)
+    }
+
+    /// KT whose leaves run on `engine` (a GPU, a chosen CPU engine); the
+    /// final node stays on this thread.
+    pub fn with_engine(customization: &[u8], engine: EngineRef) -> Self {
         Kt {
             final_node: KtFinalNode::new(),
             leaves: None,
             customization: customization.to_vec(),
+            engine,
         }
     }
 
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub fn update(&mut self, data: &[u8]) {
+        let engine = self.engine.clone();
+        engine.with(|e| self.update_on(e, data))
+    }
+
+    fn update_on(&mut self, engine: &dyn Engine, mut data: &[u8]) {
         // Bytes of S_0 still to absorb once leaves follow them, and the
         // leaves that share SIMD lanes with it (`KtFinalNode::absorb_first`):
         // absorbed by the sink's first call, which runs while other threads
@@ -374,29 +385,30 @@ impl<const R: usize> Kt<R> {
             }
             // More than one chunk: the rest of S goes to the leaves.
             let take = if room == CHUNK {
-                KtFinalNode::<R>::first_with_lanes(data.len())
+                KtFinalNode::<R>::first_with_lanes(engine, data.len())
             } else {
                 room
             };
             (first, data) = data.split_at(take);
-            self.leaves = Some(ChunkHasher::new(
+            self.leaves = Some(ChunkHasher::with_engine(
                 KtFinalNode::<R>::LEAF_SPEC,
                 CHUNK,
                 KtFinalNode::<R>::CV_LEN,
+                self.engine.clone(),
             ));
         }
         let final_node = &mut self.final_node;
         if let Some(leaves) = &mut self.leaves {
             leaves.update(data, &mut |cvs| {
                 if !first.is_empty() {
-                    final_node.absorb_first(core::mem::take(&mut first));
+                    final_node.absorb_first(engine, core::mem::take(&mut first));
                 }
                 final_node.push_cvs(cvs)
             });
         }
         // No engine call (the leaves were only buffered): S_0 now.
         if !first.is_empty() {
-            self.final_node.absorb_first(first);
+            self.final_node.absorb_first(engine, first);
         }
     }
 

@@ -7,7 +7,7 @@
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
-use crate::engine::LaneSpec;
+use crate::engine::{EngineRef, LaneSpec};
 use crate::error::{Error, Result};
 use crate::sponge::{ByteSponge, XofReader};
 
@@ -406,13 +406,19 @@ pub struct ParallelHash<const R: usize> {
 
 impl<const R: usize> ParallelHash<R> {
     pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
+        Self::with_engine(block_size, customization, EngineRef::Current)
+    }
+    /// ParallelHash whose blocks run on `engine` (a GPU, a chosen CPU
+    /// engine); the outer cSHAKE stays on this thread.
+    pub fn with_engine(block_size: usize, customization: &[u8], engine: EngineRef) -> Result<Self> {
         let outer = ParallelHashOuter::new(block_size, customization)?;
         Ok(ParallelHash {
             outer,
-            blocks: ChunkHasher::new(
+            blocks: ChunkHasher::with_engine(
                 ParallelHashOuter::<R>::BLOCK_SPEC,
                 block_size,
                 ParallelHashOuter::<R>::CV_LEN,
+                engine,
             ),
         })
     }

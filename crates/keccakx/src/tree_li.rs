@@ -30,9 +30,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::engine::{self, Engine, LaneSpec};
+use crate::engine::{self, BlockJob, Engine, LaneSpec};
 use crate::error::{Error, Result};
-use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
 use crate::permutation::{state_from_bytes, state_to_bytes, Parallelism};
 use crate::sponge::{ByteSponge, XofReader};
 
@@ -412,7 +411,7 @@ impl TreeLi {
             } else {
                 rounds * l
             } * block;
-            self.absorb_in_place(engine, p, leaves, &data[at..at + bytes], rounds);
+            self.absorb_in_place(engine, leaves, &data[at..at + bytes], rounds);
             at += bytes;
         }
         self.cur = (cur + n) % l;
@@ -425,7 +424,6 @@ impl TreeLi {
     fn absorb_in_place(
         &mut self,
         engine: &dyn Engine,
-        p: Parallelism,
         leaves: core::ops::Range<usize>,
         data: &[u8],
         rounds: usize,
@@ -443,7 +441,7 @@ impl TreeLi {
                 .expect("tree LI leaves hold whole rate blocks at block boundaries");
             state_to_bytes(lanes, st);
         }
-        let job = |first| Interleaved {
+        let job = |first| BlockJob {
             data,
             first,
             leaves: self.shape.leaves,
@@ -454,7 +452,7 @@ impl TreeLi {
             nr: ROUNDS,
         };
         let run = |first: usize, out: &mut [u8]| {
-            let done = absorb_interleaved_with(p, out, &job(first));
+            let done = engine.absorb_blocks(out, &job(first));
             debug_assert!(done);
         };
         #[cfg(feature = "std")]
@@ -588,6 +586,11 @@ pub fn tree_li_with_engine(
         len
     };
     let hdr = shape.header.len();
+    // An engine that wants bigger calls (a GPU) gets up to the hard bound.
+    let gather = engine
+        .batch_hint()
+        .bytes
+        .clamp(GATHER_BYTES, MAX_GATHER_BYTES);
     let mut cvs = vec![0u8; used * n];
     let mut first = 0;
     let mut gathered = Vec::new();
@@ -600,7 +603,7 @@ pub fn tree_li_with_engine(
         while last < used && {
             let grown = gathered.len() + hdr + leaf_len(last);
             last == first
-                || grown <= GATHER_BYTES
+                || grown <= gather
                 || (last - first < MIN_BATCH_LEAVES && grown <= MAX_GATHER_BYTES)
         } {
             let start = gathered.len();

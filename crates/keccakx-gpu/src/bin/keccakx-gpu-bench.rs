@@ -314,11 +314,10 @@ fn main() {
         PermKernel::Fast12,
         PermKernel::Paper,
     ] {
-        let states: u64 = if k == PermKernel::Paper {
-            det.sm_count as u64 * 64
-        } else {
-            det.sm_count as u64 * 2048
-        };
+        // One whole wave (every block resident at once; no partial tail wave).
+        let states: u64 = gpu
+            .perm_wave_states(k)
+            .unwrap_or_else(|e| fail("occupancy", e));
         // Correctness on a short run.
         let (_, v) = gpu
             .perm_run(k, states.min(4096), 2)
@@ -413,12 +412,7 @@ fn main() {
         }
     };
     let mut dev_json = Vec::new();
-    for k in [
-        BatchKernel::Staged,
-        BatchKernel::Direct,
-        BatchKernel::StagedU64,
-        BatchKernel::Paper,
-    ] {
+    for k in BatchKernel::ALL {
         gpu.set_batch_kernel(k);
         let count = if k == BatchKernel::Paper { n / 16 } else { n };
         let lay = Layout::Uniform {
@@ -483,6 +477,37 @@ fn main() {
         host_best = host_best.min(t.elapsed().as_secs_f64());
     }
     verify("host-fed", &out);
+    let stats_copy = gpu.last_pipeline_stats();
+    // The zero-copy input path (mapped pinned memory) for comparison.
+    gpu.set_input_path(keccakx_gpu::InputPath::Mapped);
+    let mut mapped_best = f64::INFINITY;
+    for _ in 0..3 {
+        let t = Instant::now();
+        gpu.hash_many(&sha3, &msgs, 32, &mut out)
+            .unwrap_or_else(|e| fail("host-fed batch (mapped)", e));
+        mapped_best = mapped_best.min(t.elapsed().as_secs_f64());
+    }
+    verify("host-fed mapped", &out);
+    let stats_mapped = gpu.last_pipeline_stats();
+    gpu.set_input_path(keccakx_gpu::InputPath::Copy);
+    let breakdown = |st: &keccakx_gpu::PipelineStats| {
+        Json::obj(&[
+            ("chunks", Json::n(st.chunks as f64)),
+            ("plan_s", Json::n(st.plan_s)),
+            ("pack_s", Json::n(st.pack_s)),
+            ("h2d_s", Json::n(st.h2d_s)),
+            ("kernel_s", Json::n(st.kernel_s)),
+            ("d2h_s", Json::n(st.d2h_s)),
+            ("drain_s", Json::n(st.drain_s)),
+            ("wait_s", Json::n(st.wait_s)),
+            ("wall_s", Json::n(st.wall_s)),
+        ])
+    };
+    eprintln!(
+        "SHA3-256 64 B host-fed breakdown (copy): {:?}; mapped input {:.1} GB/s",
+        stats_copy,
+        n as f64 * 64.0 / mapped_best / 1e9
+    );
     let host_bps = n as f64 * 64.0 / host_best;
     eprintln!(
         "SHA3-256 64 B host-fed: {:.1} GB/s = {:.1}% of H2D copy bandwidth",
@@ -513,10 +538,17 @@ fn main() {
         check("KT128 device-resident", got, want);
     }
     drop(d_big);
+    // Host-fed KT through keccakx's KT on the GPU engine (every leaf batch
+    // on the GPU: no cost routing).
+    let engine = keccakx_gpu::GpuEngine::from_hasher(std::sync::Arc::new(
+        GpuHasher::new(args.device).unwrap_or_else(|e| fail("opening the GPU", e)),
+    ))
+    .with_routing(false);
     let mut kt_host_best = f64::INFINITY;
     for _ in 0..3 {
         let t = Instant::now();
-        gpu.kt128_host(&big, b"", &mut got)
+        engine
+            .kt(keccakx_gpu::KtVariant::Kt128, &big, b"", &mut got)
             .unwrap_or_else(|e| fail("KT128 host", e));
         kt_host_best = kt_host_best.min(t.elapsed().as_secs_f64());
         check("KT128 host-fed", got, want);
@@ -638,6 +670,9 @@ fn main() {
                         ("seconds", Json::n(host_best)),
                         ("bytes_per_s", Json::n(host_bps)),
                         ("ratio_to_h2d", Json::n(host_bps / h2d)),
+                        ("breakdown_copy", breakdown(&stats_copy)),
+                        ("mapped_bytes_per_s", Json::n(n as f64 * 64.0 / mapped_best)),
+                        ("breakdown_mapped", breakdown(&stats_mapped)),
                     ]),
                 ),
                 ("cpu_peer_bytes_per_s", Json::n(cpu_sha3)),
