@@ -276,11 +276,23 @@ pub struct GpuHasher {
     chunk_bytes: AtomicUsize,
     kernel: AtomicU8,
     mapped_input: AtomicBool,
-    last_kernel_ms: Mutex<Option<f32>>,
+    pub(crate) last_kernel_ms: Mutex<Option<f32>>,
     last_stats: Mutex<PipelineStats>,
+    pub(crate) scratch: Mutex<Scratch>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Buffers the device-resident calls keep between calls: allocating and
+/// freeing per call would cost a cuMemFree each, which waits for the whole
+/// device. Two of each for the leaves' pipeline (group k drains while group
+/// k + 1 runs).
+pub(crate) struct Scratch {
+    pub(crate) d_out: [DevBuf; 2],
+    pub(crate) d_idx: DevBuf,
+    pub(crate) h_out: [Pinned; 2],
+    pub(crate) done: [CudaEvent; 2],
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -383,6 +395,12 @@ impl GpuHasher {
                 pending: None,
             });
         }
+        let scratch = Scratch {
+            d_out: [DevBuf::empty(&ctx), DevBuf::empty(&ctx)],
+            d_idx: DevBuf::empty(&ctx),
+            h_out: [Pinned::new(&ctx, 0, false)?, Pinned::new(&ctx, 0, false)?],
+            done: [ctx.new_event(None)?, ctx.new_event(None)?],
+        };
         Ok(GpuHasher {
             info,
             ctx,
@@ -396,6 +414,7 @@ impl GpuHasher {
             mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
             last_stats: Mutex::new(PipelineStats::default()),
+            scratch: Mutex::new(scratch),
         })
     }
 
@@ -543,7 +562,7 @@ impl GpuHasher {
 
     /// Launch the batch kernel for `job` on `stream` (split into several
     /// grids for very large batches).
-    fn launch(
+    pub(crate) fn launch(
         &self,
         stream: &CudaStream,
         spec: &LaneSpec,
@@ -885,10 +904,12 @@ impl GpuHasher {
             check_spec(spec)?;
             return Ok(());
         }
-        let d_out = DevBuf::new(&self.ctx, out.len())?;
-        self.device_job(spec, data, layout, out_len, d_out.ptr())?;
+        let mut scratch = lock(&self.scratch);
+        scratch.d_out[0].reserve(out.len())?;
+        let d_out = scratch.d_out[0].ptr();
+        self.device_job(&mut scratch, spec, data, layout, out_len, d_out)?;
         // SAFETY: d_out holds out.len() bytes written by the (finished) job.
-        unsafe { result::memcpy_dtoh_sync(out, d_out.ptr()) }?;
+        unsafe { result::memcpy_dtoh_sync(out, d_out) }?;
         Ok(())
     }
 
@@ -913,11 +934,12 @@ impl GpuHasher {
         }
         let stream = self.stream();
         let (out_ptr, _record) = out.device_ptr_mut(&stream);
-        self.device_job(spec, data, layout, out_len, out_ptr)
+        self.device_job(&mut lock(&self.scratch), spec, data, layout, out_len, out_ptr)
     }
 
     fn device_job(
         &self,
+        scratch: &mut Scratch,
         spec: &LaneSpec,
         data: &CudaSlice<u8>,
         layout: Layout<'_>,
@@ -936,14 +958,13 @@ impl GpuHasher {
         let stream = self.stream();
         let (data_ptr, _record) = data.device_ptr(&stream);
         let host: Vec<u8>;
-        let (raw, _idx, aligned8) = match layout {
+        let (raw, aligned8) = match layout {
             Layout::Uniform { count, stride, len } => (
                 RawLayout::Uniform {
                     count: count as u64,
                     stride,
                     len,
                 },
-                None,
                 stride % 8 == 0,
             ),
             Layout::Indexed { offsets, lengths } => {
@@ -953,7 +974,8 @@ impl GpuHasher {
                     .chain(lengths)
                     .flat_map(|v| v.to_le_bytes())
                     .collect();
-                let buf = DevBuf::new(&self.ctx, host.len())?;
+                scratch.d_idx.reserve(host.len())?;
+                let buf = &scratch.d_idx;
                 // On the job's own stream: a synchronous copy would run on the
                 // legacy default stream, which does not order against this
                 // non-blocking stream, so the kernel could read stale indices.
@@ -965,7 +987,7 @@ impl GpuHasher {
                     offsets: buf.ptr(),
                     lengths: buf.ptr() + 8 * n as u64,
                 };
-                (raw, Some(buf), offsets.iter().all(|o| o % 8 == 0))
+                (raw, offsets.iter().all(|o| o % 8 == 0))
             }
         };
         self.run_raw(
@@ -1031,32 +1053,7 @@ impl GpuHasher {
         out_len: u32,
         aligned8: bool,
     ) -> Result<(), GpuError> {
-        let mut job = BatchJob {
-            data,
-            data_len,
-            out,
-            rate: spec.rate_bytes as u32,
-            suffix: spec.delimited_suffix as u32,
-            out_len,
-            rounds: spec.rounds as u32,
-            ..BatchJob::default()
-        };
-        match layout {
-            RawLayout::Uniform { count, stride, len } => {
-                job.n = count;
-                job.stride = stride;
-                job.msg_len = len;
-            }
-            RawLayout::Indexed {
-                count,
-                offsets,
-                lengths,
-            } => {
-                job.n = count;
-                job.offsets = offsets;
-                job.lengths = lengths;
-            }
-        }
+        let job = raw_job(spec, data, data_len, layout, out, out_len);
         if job.n == 0 || out_len == 0 {
             return Ok(());
         }
@@ -1172,6 +1169,37 @@ impl Drop for GpuHasher {
 }
 
 /// A permutation kernel: module, entry point, threads per block, states per block.
+/// The kernel's parameter block for messages at raw device addresses.
+pub(crate) fn raw_job(spec: &LaneSpec, data: u64, data_len: u64, layout: RawLayout, out: u64, out_len: u32) -> BatchJob {
+    let mut job = BatchJob {
+        data,
+        data_len,
+        out,
+        rate: spec.rate_bytes as u32,
+        suffix: spec.delimited_suffix as u32,
+        out_len,
+        rounds: spec.rounds as u32,
+        ..BatchJob::default()
+    };
+    match layout {
+        RawLayout::Uniform { count, stride, len } => {
+            job.n = count;
+            job.stride = stride;
+            job.msg_len = len;
+        }
+        RawLayout::Indexed {
+            count,
+            offsets,
+            lengths,
+        } => {
+            job.n = count;
+            job.offsets = offsets;
+            job.lengths = lengths;
+        }
+    }
+    job
+}
+
 fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
     match kernel {
         PermKernel::Fast24 => (Module::Perm, "kx_perm_r24", PERM_THREADS, PERM_THREADS as u64),

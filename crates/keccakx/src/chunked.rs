@@ -36,7 +36,7 @@ impl ChunkHasher {
     /// Chunks hashed on `engine`.
     pub fn with_engine(spec: LaneSpec, chunk_len: usize, cv_len: usize, engine: EngineRef) -> Self {
         debug_assert!(chunk_len > 0);
-        let hint = engine.with(|e| e.batch_hint());
+        let hint = engine.batch_hint();
         ChunkHasher {
             spec,
             chunk_len,

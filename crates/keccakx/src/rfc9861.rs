@@ -1,10 +1,12 @@
 //! RFC 9861: TurboSHAKE128/256 and KangarooTwelve (KT128, KT256).
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
-use crate::engine::{BlockJob, Engine, EngineRef, LaneSpec};
+use crate::engine::{BlockJob, Engine, EngineError, EngineRef, LaneSpec, ResidentInput};
 use crate::error::{Error, Result};
 use crate::permutation::{state_from_bytes, state_to_bytes, State};
 use crate::sponge::{ByteSponge, XofReader};
@@ -309,6 +311,91 @@ impl<const R: usize> KtFinalNode<R> {
         }
     }
 
+    /// The final node of KT over M = `input` (living in an engine's
+    /// memory, a GPU buffer) and customization C, ready to finalize: the
+    /// leaves lying wholly inside M are hashed where M lies, their chaining
+    /// values absorbed group by group as the engine delivers them; S_0 and
+    /// the leaves that reach past M (into C || length_encode(|C|)) are read
+    /// back and hashed here.
+    ///
+    /// # Errors
+    ///
+    /// The engine's error, or one naming the engine when it delivered
+    /// partial or too few or too many chaining values.
+    pub fn from_resident(
+        customization: &[u8],
+        input: &dyn ResidentInput,
+    ) -> core::result::Result<Self, EngineError> {
+        let chunk = CHUNK as u64;
+        let m = input.len();
+        let (lenc, lenc_len) = length_encoded(customization.len() as u64);
+        let suffix = [customization, &lenc[..lenc_len]];
+        let total = m + customization.len() as u64 + lenc_len as u64;
+        let bad = |message: String| EngineError {
+            engine: input.engine(),
+            message,
+        };
+        // Bytes [pos, pos + buf.len()) of S = M || C || length_encode(|C|).
+        let read_s = |pos: u64, buf: &mut [u8]| -> core::result::Result<(), EngineError> {
+            let from_m = (m.saturating_sub(pos) as usize).min(buf.len());
+            if from_m > 0 {
+                input.read(pos, &mut buf[..from_m])?;
+            }
+            let mut at = from_m;
+            if at == buf.len() {
+                return Ok(());
+            }
+            // Past M: the offset into C || length_encode(|C|).
+            let mut skip = (pos + from_m as u64 - m) as usize;
+            for part in suffix {
+                if at == buf.len() {
+                    break;
+                }
+                if skip >= part.len() {
+                    skip -= part.len();
+                    continue;
+                }
+                let take = (part.len() - skip).min(buf.len() - at);
+                buf[at..at + take].copy_from_slice(&part[skip..skip + take]);
+                at += take;
+                skip = 0;
+            }
+            Ok(())
+        };
+        let mut node = Self::new();
+        let mut buf = vec![0u8; CHUNK];
+        let first = total.min(chunk) as usize;
+        read_s(0, &mut buf[..first])?;
+        node.absorb_first_chunk(&buf[..first]);
+        // Leaves j >= 1 lying wholly inside M.
+        let resident = if m >= 2 * chunk { m / chunk - 1 } else { 0 };
+        if resident > 0 {
+            input.hash_leaves(&Self::LEAF_SPEC, chunk, CHUNK, resident, Self::CV_LEN, &mut |cvs| {
+                if node.leaves + (cvs.len() / Self::CV_LEN) as u64 > resident {
+                    return Err(bad(format!("KT: more than the {resident} chaining values asked for")));
+                }
+                node.absorb_chaining_values(cvs)
+                    .map_err(|_| bad("KT: a partial chaining value".into()))
+            })?;
+        }
+        if node.leaves != resident {
+            return Err(bad(format!(
+                "KT: {} chaining values delivered, {resident} expected",
+                node.leaves
+            )));
+        }
+        // The leaves that reach past M.
+        let mut cv = [0u8; 64];
+        for j in resident + 1..=total.saturating_sub(chunk).div_ceil(chunk) {
+            let start = j * chunk;
+            let len = (total - start).min(chunk) as usize;
+            read_s(start, &mut buf[..len])?;
+            Self::LEAF_SPEC.hash_one(&buf[..len], &mut cv[..Self::CV_LEN]);
+            node.push_cvs(&cv[..Self::CV_LEN]);
+        }
+        Ok(node)
+    }
+
     /// Finish the node: the KT output, to read in any amount.
     pub fn finalize_xof(mut self) -> XofReader {
         self.pad_final();
@@ -367,6 +454,11 @@ impl<const R: usize> Kt<R> {
     }
 
     pub fn update(&mut self, data: &[u8]) {
+        // Bytes that stay in S_0 need no engine (small messages: no look-up).
+        if self.leaves.is_none() && data.len() <= CHUNK - self.final_node.first_chunk_len() {
+            self.final_node.absorb_first_chunk(data);
+            return;
+        }
         let engine = self.engine.clone();
         engine.with(|e| self.update_on(e, data))
     }
@@ -454,5 +546,52 @@ mod tests {
             length_encode(u64::MAX),
             [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x08]
         );
+    }
+
+    fn pattern(n: usize) -> Vec<u8> {
+        // RFC 9861's test pattern: 00 01 .. FA repeated.
+        (0..n).map(|i| (i % 251) as u8).collect()
+    }
+
+    fn resident<const R: usize>(m: &[u8], c: &[u8], out: &mut [u8]) {
+        let input = crate::engine::contract::HostInput::new(m);
+        KtFinalNode::<R>::from_resident(c, &input).unwrap().finalize_into(out)
+    }
+
+    #[test]
+    fn resident_kt_matches_kt_at_leaf_edges() {
+        let c = CHUNK;
+        let sizes = [0, 1, c - 4, c - 1, c, c + 1, 2 * c - 1, 2 * c, 2 * c + 1, 3 * c + 77, 9 * c];
+        let customs: [&[u8]; 4] = [b"", b"C", &[0x5A; 300], &[7u8; 8190]];
+        for &n in &sizes {
+            let m = pattern(n);
+            for cust in customs {
+                for out_len in [32usize, 200] {
+                    let mut want = vec![0u8; out_len];
+                    let mut got = vec![0u8; out_len];
+                    let mut h = Kt128::new(cust);
+                    h.update(&m);
+                    h.finalize_into(&mut want);
+                    resident::<168>(&m, cust, &mut got);
+                    assert_eq!(got, want, "KT128 |M|={n} |C|={}", cust.len());
+                    let mut h = Kt256::new(cust);
+                    h.update(&m);
+                    h.finalize_into(&mut want);
+                    resident::<136>(&m, cust, &mut got);
+                    assert_eq!(got, want, "KT256 |M|={n} |C|={}", cust.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn resident_kt_rejects_what_an_engine_miscounts() {
+        let m = pattern(5 * CHUNK + 3);
+        for (extra, short, what) in [(1, 0, "more than"), (0, 32, "expected"), (0, 5, "partial")] {
+            let input = crate::engine::contract::HostInput { data: &m, extra, short };
+            let e = Kt128FinalNode::from_resident(b"", &input).err().unwrap();
+            assert_eq!(e.engine, "host-test");
+            assert!(e.message.contains(what), "{e}");
+        }
     }
 }

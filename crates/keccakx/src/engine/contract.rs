@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use core::fmt;
 
-use super::Engine;
+use super::{Engine, LaneSpec};
 use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
 use crate::permutation::Parallelism;
 
@@ -28,6 +28,41 @@ impl fmt::Display for EngineError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for EngineError {}
+
+/// Input that lives in an engine's own memory (a GPU buffer): a mode reads
+/// back the few bytes it hashes itself (the first chunk, a short last
+/// leaf) and has the engine hash the whole leaves where they lie. The modes
+/// that take it: [`crate::rfc9861::KtFinalNode::from_resident`] (KT128,
+/// KT256) and [`crate::sp800_185::ParallelHashOuter::absorb_resident`]
+/// (ParallelHash, ParallelHashXOF); the framing stays in the modes, the
+/// engine only hashes what it is given.
+pub trait ResidentInput {
+    /// The engine's name, for errors about what it delivered.
+    fn engine(&self) -> &'static str;
+    /// Length in bytes.
+    fn len(&self) -> u64;
+    /// Whether the input is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Copy bytes `[pos, pos + buf.len())` (inside the input) to `buf`.
+    fn read(&self, pos: u64, buf: &mut [u8]) -> Result<(), EngineError>;
+    /// Hash `count` leaves of `leaf` bytes each, leaf `i` at
+    /// `first + i * leaf` (all inside the input), with `spec`, keeping the
+    /// first `cv_len` output bytes of each; hand the values to `sink` in
+    /// leaf order, whole values, in as many calls as suits the engine (the
+    /// mode absorbs one group while the engine hashes the next). An error
+    /// from `sink` stops the work and is returned.
+    fn hash_leaves(
+        &self,
+        spec: &LaneSpec,
+        first: u64,
+        leaf: usize,
+        count: u64,
+        cv_len: usize,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError>;
+}
 
 /// How much work one engine call should carry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +144,15 @@ pub enum EngineRef {
 }
 
 impl EngineRef {
+    /// The engine's [`Engine::batch_hint`] (the CPU's for `Current`,
+    /// without looking the engine up).
+    pub fn batch_hint(&self) -> BatchHint {
+        match self {
+            EngineRef::Current => BatchHint::CPU,
+            EngineRef::Shared(e) => e.batch_hint(),
+        }
+    }
+
     /// Run `f` with the engine.
     pub fn with<R>(&self, f: impl FnOnce(&dyn Engine) -> R) -> R {
         match self {
@@ -127,5 +171,63 @@ impl fmt::Debug for EngineRef {
             EngineRef::Current => f.write_str("EngineRef::Current"),
             EngineRef::Shared(e) => write!(f, "EngineRef::Shared({})", e.name()),
         }
+    }
+}
+
+/// A [`ResidentInput`] over host bytes for the modes' tests: leaves hashed
+/// one by one and delivered in growing groups (1, 3, 5, ... values), like a
+/// pipelined engine; `extra` values of garbage appended or `short` bytes cut
+/// off the delivery to test the modes' checks.
+#[cfg(test)]
+pub(crate) struct HostInput<'a> {
+    pub data: &'a [u8],
+    pub extra: usize,
+    pub short: usize,
+}
+
+#[cfg(test)]
+impl<'a> HostInput<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        HostInput { data, extra: 0, short: 0 }
+    }
+}
+
+#[cfg(test)]
+impl ResidentInput for HostInput<'_> {
+    fn engine(&self) -> &'static str {
+        "host-test"
+    }
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+    fn read(&self, pos: u64, buf: &mut [u8]) -> Result<(), EngineError> {
+        let p = pos as usize;
+        buf.copy_from_slice(&self.data[p..p + buf.len()]);
+        Ok(())
+    }
+    fn hash_leaves(
+        &self,
+        spec: &LaneSpec,
+        first: u64,
+        leaf: usize,
+        count: u64,
+        cv_len: usize,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        let mut cvs = alloc::vec![0u8; (count as usize + self.extra) * cv_len];
+        for i in 0..count as usize {
+            let at = first as usize + i * leaf;
+            spec.hash_one(&self.data[at..at + leaf], &mut cvs[i * cv_len..(i + 1) * cv_len]);
+        }
+        cvs.truncate(cvs.len() - self.short);
+        let mut group = 1;
+        let mut at = 0;
+        while at < cvs.len() {
+            let n = (group * cv_len).min(cvs.len() - at);
+            sink(&cvs[at..at + n])?;
+            at += n;
+            group += 2;
+        }
+        Ok(())
     }
 }

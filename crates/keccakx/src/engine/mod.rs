@@ -7,7 +7,7 @@
 //! engine forced below AVX-512 also keeps the single-state permutation (SHA-3
 //! and the other sequential functions) off AVX-512.
 
-mod contract;
+pub(crate) mod contract;
 #[cfg(feature = "std")]
 mod fallback;
 #[cfg(feature = "std")]
@@ -17,7 +17,7 @@ mod simd;
 #[cfg(feature = "std")]
 mod threads;
 
-pub use contract::{BatchHint, BlockJob, EngineError, EngineRef};
+pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput};
 #[cfg(feature = "std")]
 pub use fallback::Fallback;
 pub use scalar::Scalar;
@@ -180,7 +180,10 @@ pub trait Engine: Send + Sync {
 }
 
 /// A borrowed engine is an engine (every method forwarded).
-impl<E: Engine + ?Sized> Engine for &E {
+/// An engine behind a reference or a smart pointer is the same engine.
+macro_rules! forward_engine {
+    ($($ptr:ty),*) => {$(
+impl<E: Engine + ?Sized> Engine for $ptr {
     fn name(&self) -> &'static str {
         (**self).name()
     }
@@ -235,6 +238,12 @@ impl<E: Engine + ?Sized> Engine for &E {
         (**self).threads()
     }
 }
+    )*};
+}
+
+forward_engine!(&E);
+#[cfg(feature = "std")]
+forward_engine!(alloc::boxed::Box<E>, alloc::sync::Arc<E>);
 
 static SCALAR: Scalar = Scalar;
 #[cfg(target_arch = "x86_64")]
