@@ -1,7 +1,8 @@
 //! GPU results against the CPU library (the golden model's fast path):
 //! random batches with lengths 0..3 blocks + 1, every function family and
 //! batch kernel, 1 to 10^6 messages, host-fed and device-resident, KT and
-//! ParallelHash, the permutation kernels. Each test prints why it skipped
+//! ParallelHash (device-resident up to a GiB, around the chunk edges), tree
+//! LI, the routed engine, the permutation kernels. Each test prints why it skipped
 //! when there is no GPU (on CPU-only machines and in CI).
 
 use std::sync::OnceLock;
@@ -339,6 +340,10 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                 engine().parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
+                let mut got = vec![0u8; 64];
+                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"", xof, &mut got)
+                    .unwrap();
+                assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
             }
         }
     }
@@ -445,6 +450,114 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let mut got = vec![0u8; 64];
             engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
+        }
+    }
+}
+
+/// Lengths around every multiple of the rate up to 3 blocks + 1: host-fed,
+/// device-resident uniform and indexed, for every family (issue 20).
+#[test]
+fn lengths_around_each_rate_edge_match_the_cpu() {
+    let Some(gpu) = shared() else { return };
+    let mut rng = Rng(0x5EED_0007);
+    for (name, spec, out_len) in specs() {
+        let r = spec.rate_bytes;
+        let mut lens: Vec<usize> = vec![0, 1];
+        for k in 1..=3 {
+            lens.extend([k * r - 1, k * r, k * r + 1]);
+        }
+        lens.retain(|&l| l <= 3 * r + 1);
+        for &l in &lens {
+            let msgs: Vec<Vec<u8>> = (0..129).map(|_| rng.bytes(l)).collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            let want = cpu(&spec, &refs, out_len);
+            let mut out = vec![0u8; refs.len() * out_len];
+            gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} host-fed len {l}");
+            let flat: Vec<u8> = msgs.concat();
+            let d = gpu.upload(if flat.is_empty() { &[0u8][..] } else { &flat }).unwrap();
+            let lay = Layout::Uniform { count: refs.len(), stride: l as u64, len: l as u64 };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} device uniform len {l}");
+            let offs: Vec<u64> = (0..refs.len() as u64).map(|i| i * l as u64).collect();
+            let ls = vec![l as u64; refs.len()];
+            let lay = Layout::Indexed { offsets: &offs, lengths: &ls };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} device indexed len {l}");
+        }
+    }
+}
+
+/// The routed engine (cost model on) behind the fallback wrapper gives the
+/// CPU's digests whatever it decides, for mixed batches.
+#[test]
+fn the_routed_engine_gives_cpu_digests_for_mixed_batches() {
+    let Ok(engine) = keccakx_gpu::GpuEngine::new(0) else {
+        skip("no GPU");
+        return;
+    };
+    let f = keccakx::engine::Fallback::new(engine);
+    let mut rng = Rng(0x5EED_0008);
+    for (name, spec, out_len) in specs() {
+        for n in [1usize, 1000, 200_000] {
+            let msgs = batch(&mut rng, spec.rate_bytes, n);
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            let mut out = vec![0u8; n * out_len];
+            f.hash_many(&spec, &refs, out_len, &mut out);
+            assert!(f.take_error().is_none(), "{name} n={n}");
+            assert!(out == cpu(&spec, &refs, out_len), "{name} n={n}");
+        }
+    }
+}
+
+/// KT128/KT256 around 8 KiB chunk edges up to 1 GiB with customization, and
+/// ParallelHash(XOF) 128/256 device-resident at a GiB (issue 21). Named
+/// "gib": the quick GPU run skips it.
+#[test]
+fn kt_and_parallelhash_up_to_a_gib() {
+    let Some(gpu) = shared() else { return };
+    let c = 8192usize;
+    let top = 1usize << 30;
+    let mut m = vec![0u8; top + c];
+    let mut rng = Rng(0x5EED_0009);
+    for w in m.chunks_mut(1 << 20) {
+        let b = rng.bytes(64);
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = b[i % 64] ^ (i >> 6) as u8;
+        }
+    }
+    for n in [top - c - 1, top - c, top - 1, top, top + 1, top + c] {
+        let d = gpu.upload(&m[..n]).unwrap();
+        for cust in [&b""[..], b"issue 21"] {
+            let mut want = [0u8; 64];
+            let mut h = keccakx::rfc9861::Kt128::new(cust);
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            let mut got = [0u8; 64];
+            gpu.kt_device(KtVariant::Kt128, &d, cust, &mut got).unwrap();
+            assert!(got == want, "KT128 device n={n} |C|={}", cust.len());
+            let mut h = keccakx::rfc9861::Kt256::new(cust);
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            gpu.kt_device(KtVariant::Kt256, &d, cust, &mut got).unwrap();
+            assert!(got == want, "KT256 device n={n} |C|={}", cust.len());
+        }
+        if n == top + 1 {
+            let mut want = [0u8; 64];
+            let mut h = keccakx::rfc9861::Kt128::new(b"host");
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            let mut got = [0u8; 64];
+            engine().kt(KtVariant::Kt128, &m[..n], b"host", &mut got).unwrap();
+            assert!(got == want, "KT128 host-fed n={n}");
+            for (block, xof) in [(8192usize, false), (1 << 20, true), (1000, true)] {
+                let mut h = keccakx::sp800_185::ParallelHash256::new(block, b"S").unwrap();
+                h.update(&m[..n]);
+                let want = if xof { h.finalize_xof().read_vec(100) } else { h.finalize_vec(100) };
+                let mut got = vec![0u8; 100];
+                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got).unwrap();
+                assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
+            }
         }
     }
 }
