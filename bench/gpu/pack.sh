@@ -58,10 +58,12 @@ for f in "$stage"/bin/* "$stage"/tests/* ${stage}/py/keccakx/*.so; do
 	need=$(objdump -T "$f" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 	echo "${f#"$stage"/} ${need:-none}"
 done > "$stage/GLIBC_NEEDED"
+# (No `| head -1` or `| grep -q`: under pipefail a writer cut off early by
+# SIGPIPE fails the pack, now and then.)
 {
 	git rev-parse HEAD
-	git status --porcelain -- crates bench mk | grep -q . && echo dirty || echo clean
-	ldd --version 2>&1 | head -1
+	[ -n "$(git status --porcelain -- crates bench mk)" ] && echo dirty || echo clean
+	ldd --version 2>&1 | sed -n 1p
 } > "$stage/COMMIT"
 
 rm -rf .gpu
@@ -78,7 +80,7 @@ total=$((tree_bytes + pack_bytes))
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 echo "gpu-pack: contents of .gpu/pack.tar.xz:"
 tar -tvJf .gpu/pack.tar.xz | awk '{ printf "  %10s  %s\n", $3, $6 }'
-echo "gpu-pack: binaries need $(sort -k2 -V "$stage/GLIBC_NEEDED" | tail -1 | cut -d' ' -f2) (built with $(ldd --version 2>&1 | head -1))"
+echo "gpu-pack: binaries need $(sort -k2 -V "$stage/GLIBC_NEEDED" | tail -1 | cut -d' ' -f2) (built with $(ldd --version 2>&1 | sed -n 1p))"
 echo "gpu-pack: working tree $(mib "$tree_bytes") MiB + .gpu $(mib "$pack_bytes") MiB = $(mib "$total") MiB (limit $limit_mib MiB)"
 if [ "$total" -gt $((limit_mib * 1048576)) ]; then
 	echo "gpu-pack: FAILED: $(mib "$total") MiB is over the $limit_mib MiB that may travel to the GPU machine;"

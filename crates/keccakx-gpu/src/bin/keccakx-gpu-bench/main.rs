@@ -16,8 +16,9 @@
 //! 5. `trees`: KT128, KT256, ParallelHash128/256 (B = 8 KiB) from 64 KiB to
 //!    4 GiB, device-resident and host-fed, against keccakx on all cores;
 //! 6. `treeli`: tree LI at the 2011 paper's Table 1 sizes, H = 0..4, D = 4,
-//!    r = 1024, c = 576, host-fed on the GPU against the CPU (MD5 of the
-//!    same sizes is measured by run-on-gpu.sh in the same run).
+//!    r = 1024, c = 576 (full runs also r = 1088, c = 512), host-fed on the
+//!    GPU against the CPU (MD5 of the same sizes is measured by
+//!    run-on-gpu.sh in the same run).
 //!
 //! Every GPU result is compared with the CPU's before it is timed. The JSON
 //! (`--out FILE`) is rewritten after every section, so a run cut short keeps
@@ -698,8 +699,8 @@ fn section_trees(cx: &Ctx, r: &mut Report, dl: Deadline) {
     }
 }
 
-/// Tree LI at the 2011 paper's Table 1 sizes, H = 0..4, host-fed on the GPU
-/// against the CPU.
+/// Tree LI at the 2011 paper's Table 1 sizes, H = 0..4, D = 4, r = 1024
+/// (and 1088), host-fed on the GPU against the CPU.
 fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let sizes: &[usize] = if cx.quick { &[1_050_112, 10_500_096] } else { &[1_050_112, 10_500_096, 25_200_000, 50_400_000] };
     let mut msg = vec![0u8; *sizes.last().unwrap_or(&0)];
@@ -707,13 +708,20 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let engine = GpuEngine::from_hasher(cx.gpu.clone()).with_routing(false);
     let mut rows = Vec::new();
     let mut summary = Vec::new();
+    // The paper's Keccak[r = 1024, c = 576], and (full runs) SHA3-256's
+    // Keccak[1088, 512] as in docs/reproduction-gpu-2011.md.
+    let rates: &[usize] = if cx.quick { &[1024] } else { &[1024, 1088] };
     for &n in sizes {
-        for height in 0..=4usize {
+        for (height, &rate) in (0..=4usize).flat_map(|h| rates.iter().map(move |r| (h, r))) {
             if dl.passed() {
-                rows.push(obj![("bytes", n), ("height", height), ("skipped", "deadline")]);
+                rows.push(obj![("bytes", n), ("height", height), ("rate_bits", rate), ("skipped", "deadline")]);
                 continue;
             }
-            let p = TreeLiParams::paper(height);
+            let p = TreeLiParams {
+                rate_bits: rate,
+                capacity_bits: 1600 - rate,
+                ..TreeLiParams::paper(height)
+            };
             let m = &msg[..n];
             let (mut want, mut got) = ([0u8; 72], [0u8; 72]);
             let c = best_of(3, || keccakx::tree_li::tree_li(&p, m, &mut want).unwrap_or_else(|e| fail("tree LI", e)));
@@ -723,14 +731,14 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("bytes", n),
                 ("height", height),
                 ("degree", 4usize),
-                ("rate_bits", 1024usize),
-                ("capacity_bits", 576usize),
+                ("rate_bits", rate),
+                ("capacity_bits", 1600 - rate),
                 ("host_fed_s", g),
                 ("cpu_s", c),
                 ("host_fed_bytes_per_s", n as f64 / g),
                 ("cpu_bytes_per_s", n as f64 / c),
             ]);
-            if n == *sizes.last().unwrap_or(&0) {
+            if n == *sizes.last().unwrap_or(&0) && rate == 1024 {
                 summary.push(format!("H={height} {:.2}/{:.2}", gbs(n as f64, g), gbs(n as f64, c)));
             }
             r.set("tree_li", obj![("device_resident", "not implemented (needs a gather kernel)"), ("rows", J::Arr(rows.clone()))]);
