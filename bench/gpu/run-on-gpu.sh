@@ -107,7 +107,7 @@ step() { # name timeout_s command...
 q() { [ $quick = 1 ] && echo "$1" || echo "$2"; }
 # 1. Every kernel against the CPU (issue 20/21 cross-checks).
 step tests "$(q 90 150)" "$work/tests/gpu_cross" --test-threads=2 $(q "--skip million --skip gib" "")
-# 2. The CLI: --backend gpu against --backend cpu on many small files.
+# 2. The CLI: --backend gpu and auto against --backend cpu on many small files.
 cli_check() {
 	local d
 	d=$(mktemp -d /tmp/kx-cli.XXXXXX)
@@ -121,20 +121,27 @@ cli_check() {
 	local ok=0
 	for a in sha3-256 shake128 keccak-256 turboshake128; do
 		"$work/bin/keccakx" sum --backend cpu -a "$a" "$d"/* > "$d.cpu" 2>&1
-		"$work/bin/keccakx" sum --backend gpu -a "$a" "$d"/* > "$d.gpu" 2>&1
-		if cmp -s "$d.cpu" "$d.gpu"; then
-			echo "cli $a: --backend gpu = --backend cpu on 3000 files"
-		else
-			echo "cli $a: MISMATCH between --backend gpu and --backend cpu; first differences:"
-			diff "$d.cpu" "$d.gpu" | head -4
-			ok=1
-		fi
+		# gpu: every chunk on the GPU; auto: chunks routed by the cost model.
+		for b in gpu auto; do
+			"$work/bin/keccakx" sum --backend $b -a "$a" "$d"/* > "$d.gpu" 2>&1
+			local rc=$?
+			if [ $rc -ne 0 ]; then
+				echo "cli $a: --backend $b exited $rc: $(grep -m1 'keccakx:' "$d.gpu")"
+				ok=1
+			elif cmp -s "$d.cpu" "$d.gpu"; then
+				echo "cli $a: --backend $b = --backend cpu on 3000 files"
+			else
+				echo "cli $a: MISMATCH between --backend $b and --backend cpu; first differences:"
+				diff "$d.cpu" "$d.gpu" | sed -n 1,4p
+				ok=1
+			fi
+		done
 	done
 	rm -f "$d.cpu" "$d.gpu"
 	rm -rf "$d"
 	return $ok
 }
-step cli 40 cli_check
+step cli 60 cli_check
 # 3. CuPy / PyTorch device arrays through the Python module.
 if [ -d "$work/py" ]; then
 	step python "$(q 40 60)" env PYTHONPATH="$work/py" python3 "$work/py/python_check.py"
