@@ -228,7 +228,7 @@ pub fn check_spec(spec: &LaneSpec) -> Result<(), GpuError> {
     Ok(())
 }
 
-fn check_out_len(out_len: usize) -> Result<u32, GpuError> {
+pub(crate) fn check_out_len(out_len: usize) -> Result<u32, GpuError> {
     u32::try_from(out_len)
         .map_err(|_| GpuError::Unsupported("output length per message must be below 4 GiB"))
 }
@@ -288,6 +288,9 @@ pub struct GpuHasher {
 pub(crate) struct Scratch {
     pub(crate) d_out: [DevBuf; 2],
     pub(crate) d_idx: DevBuf,
+    /// Gathered messages (device-resident tree LI) and their prefixes.
+    pub(crate) gather: DevBuf,
+    pub(crate) prefixes: DevBuf,
     pub(crate) h_out: [Pinned; 2],
     pub(crate) done: [CudaEvent; 2],
 }
@@ -398,6 +401,8 @@ impl GpuHasher {
         let scratch = Scratch {
             d_out: [DevBuf::empty(&ctx), DevBuf::empty(&ctx)],
             d_idx: DevBuf::empty(&ctx),
+            gather: DevBuf::empty(&ctx),
+            prefixes: DevBuf::empty(&ctx),
             h_out: [Pinned::new(&ctx, 0, false)?, Pinned::new(&ctx, 0, false)?],
             done: [ctx.new_event(None)?, ctx.new_event(None)?],
         };
@@ -1042,7 +1047,7 @@ impl GpuHasher {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run_raw(
+    pub(crate) fn run_raw(
         &self,
         stream: &Arc<CudaStream>,
         spec: &LaneSpec,
@@ -1242,7 +1247,7 @@ struct SendPtr(*mut u8);
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 
-fn round8(x: usize) -> usize {
+pub(crate) fn round8(x: usize) -> usize {
     (x + 7) & !7
 }
 

@@ -13,13 +13,14 @@
 
 use std::cell::RefCell;
 
-use cudarc::driver::{result, CudaSlice, DevicePtr};
-use keccakx::engine::{EngineError, LaneSpec, ResidentInput};
+use cudarc::driver::{result, sys, CudaSlice, DevicePtr};
+use keccakx::engine::{Engine, EngineError, LaneSpec, ResidentInput, Strided};
+use keccakx::tree_li::TreeLiParams;
 use keccakx::rfc9861::KtFinalNode;
 use keccakx::sp800_185::ParallelHashOuter;
 
 use crate::error::GpuError;
-use crate::hasher::{check_spec, lock, raw_job, GpuHasher, RawLayout, Scratch};
+use crate::hasher::{check_out_len, check_spec, lock, raw_job, round8, GpuHasher, RawLayout, Scratch};
 
 /// KangarooTwelve chunk size (RFC 9861).
 pub const KT_CHUNK: usize = KtFinalNode::<168>::CHUNK_LEN;
@@ -94,6 +95,51 @@ const MIN_GROUP_LEAVES: u64 = 1 << 18;
 /// group's chaining values while the GPU hashes the next.
 const MAX_GROUPS: u64 = 4;
 
+/// Most bytes of gathered messages per launch (device-resident tree LI).
+const MAX_GATHER: usize = 512 << 20;
+/// Largest pitch a 2-D copy takes (CU_DEVICE_ATTRIBUTE_MAX_PITCH is 2^31 - 1
+/// on current GPUs); larger strides are copied piece by piece.
+const MAX_PITCH: u64 = (1 << 31) - 1;
+
+/// Device-to-device 2-D copy of `height` rows of `width` bytes on `stream`.
+fn copy_2d(
+    src: u64,
+    src_pitch: usize,
+    dst: u64,
+    dst_pitch: usize,
+    width: usize,
+    height: usize,
+    stream: sys::CUstream,
+) -> Result<(), GpuError> {
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let p = sys::CUDA_MEMCPY2D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        srcHost: std::ptr::null(),
+        srcDevice: src,
+        srcArray: std::ptr::null_mut(),
+        srcPitch: src_pitch,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        dstHost: std::ptr::null_mut(),
+        dstDevice: dst,
+        dstArray: std::ptr::null_mut(),
+        dstPitch: dst_pitch,
+        WidthInBytes: width,
+        Height: height,
+    };
+    // SAFETY: callers pass device ranges they checked: `height` rows of
+    // `width` bytes at `src + i * src_pitch` inside the source buffer and
+    // at `dst + i * dst_pitch` inside the destination.
+    unsafe { sys::cuMemcpy2DAsync_v2(&p, stream) }
+        .result()
+        .map_err(GpuError::from)
+}
+
 /// A device buffer as the input of a tree mode
 /// ([`keccakx::engine::ResidentInput`]): the mode (KT, ParallelHash, in
 /// keccakx) reads back what it hashes itself and asks for whole leaves,
@@ -157,6 +203,18 @@ impl ResidentInput for DeviceInput<'_> {
             (Err(e), None) => Err(self.fail(e)),
             (Ok(()), None) => Ok(()),
         }
+    }
+    fn hash_gathered(
+        &self,
+        spec: &LaneSpec,
+        prefix: &[u8],
+        msgs: &[Strided],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> Result<(), EngineError> {
+        self.hasher
+            .gathered_device(spec, self.data, prefix, msgs, out_len, out)
+            .map_err(|e| self.fail(e))
     }
 }
 
@@ -266,6 +324,134 @@ impl GpuHasher {
         r?;
         synced?;
         Ok(())
+    }
+
+    /// Hash `prefix || message` for messages gathered from a device buffer
+    /// ([`Strided`]): the prefixes and pieces are copied into slots of one
+    /// device buffer (one 2-D copy for all prefixes, one per message for
+    /// its pieces: source pitch = the stride), then one indexed launch
+    /// hashes the slots. Groups of at most [`MAX_GATHER`] bytes.
+    pub(crate) fn gathered_device(
+        &self,
+        spec: &LaneSpec,
+        data: &CudaSlice<u8>,
+        prefix: &[u8],
+        msgs: &[Strided],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        check_spec(spec)?;
+        let out_len32 = check_out_len(out_len)?;
+        if msgs.len().checked_mul(out_len) != Some(out.len()) {
+            return Err(GpuError::Unsupported("output size must be the message count * out_len"));
+        }
+        if msgs.is_empty() || out_len == 0 {
+            return Ok(());
+        }
+        let dlen = data.len() as u64;
+        for m in msgs {
+            let end = if m.tail > 0 {
+                m.count.checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.tail as u64))
+            } else if m.count > 0 {
+                (m.count - 1).checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.piece as u64))
+            } else {
+                Some(m.first)
+            };
+            if end.is_none_or(|e| e > dlen) || (m.count > 1 && m.stride < m.piece as u64) {
+                return Err(GpuError::Unsupported("a gathered message reaches past the device buffer"));
+            }
+        }
+        let hdr = prefix.len();
+        let body = msgs.iter().map(|m| m.len()).max().unwrap_or(0) as usize;
+        let slot = round8(hdr + body).max(8);
+        let per = (MAX_GATHER / slot).max(1);
+        self.context().bind_to_thread()?;
+        let stream = self.stream();
+        let cu = stream.cu_stream();
+        let (src, _record) = data.device_ptr(&stream);
+        let mut scratch = lock(&self.scratch);
+        let sc = &mut *scratch;
+        for (g, group) in msgs.chunks(per).enumerate() {
+            let k = group.len();
+            sc.gather.reserve(k * slot)?;
+            sc.d_idx.reserve(16 * k)?;
+            sc.d_out[0].reserve(k * out_len)?;
+            let dst = sc.gather.ptr();
+            // The prefixes: k copies uploaded, then one 2-D copy into the slots.
+            let prefixes: Vec<u8> = prefix.repeat(k);
+            if hdr > 0 {
+                sc.prefixes.reserve(k * hdr)?;
+                // SAFETY: prefixes holds k * hdr bytes; the host vector
+                // lives until run_raw below has synchronised the stream.
+                unsafe { result::memcpy_htod_async(sc.prefixes.ptr(), &prefixes, cu) }?;
+                copy_2d(sc.prefixes.ptr(), hdr, dst, slot, hdr, k, cu)?;
+            }
+            let mut idx: Vec<u8> = Vec::with_capacity(16 * k);
+            for (j, m) in group.iter().enumerate() {
+                let at = dst + (j * slot + hdr) as u64;
+                if m.count > 0 {
+                    if m.stride <= MAX_PITCH {
+                        copy_2d(src + m.first, m.stride as usize, at, m.piece, m.piece, m.count as usize, cu)?;
+                    } else {
+                        for c in 0..m.count {
+                            // SAFETY: inside `data` (checked above) and the slot.
+                            unsafe {
+                                result::memcpy_dtod_async(at + c * m.piece as u64, src + m.first + c * m.stride, m.piece, cu)
+                            }?;
+                        }
+                    }
+                }
+                if m.tail > 0 {
+                    let from = src + m.first + m.count * m.stride;
+                    // SAFETY: inside `data` (checked above) and the slot.
+                    unsafe { result::memcpy_dtod_async(at + m.count * m.piece as u64, from, m.tail, cu) }?;
+                }
+            }
+            for (j, _) in group.iter().enumerate() {
+                idx.extend_from_slice(&((j * slot) as u64).to_le_bytes());
+            }
+            for m in group {
+                idx.extend_from_slice(&(hdr as u64 + m.len()).to_le_bytes());
+            }
+            // SAFETY: d_idx holds 16 k bytes; `idx` lives until run_raw
+            // has synchronised the stream.
+            unsafe { result::memcpy_htod_async(sc.d_idx.ptr(), &idx, cu) }?;
+            let layout = RawLayout::Indexed {
+                count: k as u64,
+                offsets: sc.d_idx.ptr(),
+                lengths: sc.d_idx.ptr() + 8 * k as u64,
+            };
+            self.run_raw(&stream, spec, dst, (k * slot) as u64, layout, sc.d_out[0].ptr(), out_len32, true)?;
+            let start = g * per;
+            // SAFETY: d_out[0] holds the finished kernel's k * out_len bytes.
+            unsafe {
+                result::memcpy_dtoh_sync(&mut out[start * out_len..(start + k) * out_len], sc.d_out[0].ptr())
+            }?;
+            drop(prefixes);
+        }
+        Ok(())
+    }
+
+    /// Tree LI of data already in device memory: keccakx's
+    /// [`keccakx::tree_li::tree_li_resident`], every leaf gathered and
+    /// hashed on the GPU ([`GpuHasher::gathered_device`]), the inner levels
+    /// and the final node on `engine` (the CPU engines if None).
+    pub fn tree_li_device(
+        &self,
+        params: &TreeLiParams,
+        data: &CudaSlice<u8>,
+        engine: Option<&dyn Engine>,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        check_view(self, data)?;
+        let input = DeviceInput {
+            hasher: self,
+            data,
+            error: RefCell::new(None),
+        };
+        let cpu = keccakx::engine::Threads::new(keccakx::engine::current());
+        let r = keccakx::tree_li::tree_li_resident(engine.unwrap_or(&cpu), params, &input, out);
+        input.into_result(r)
     }
 
     fn read_device(&self, data: &CudaSlice<u8>, pos: u64, buf: &mut [u8]) -> Result<(), GpuError> {

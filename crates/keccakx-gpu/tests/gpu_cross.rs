@@ -2,7 +2,8 @@
 //! random batches with lengths 0..3 blocks + 1, every function family and
 //! batch kernel, 1 to 10^6 messages, host-fed and device-resident, KT and
 //! ParallelHash (device-resident up to a GiB, around the chunk edges), tree
-//! LI, the routed engine, the permutation kernels. Each test prints why it skipped
+//! LI (host-fed and device-resident), the routed engine, the permutation
+//! kernels. Each test prints why it skipped
 //! when there is no GPU (on CPU-only machines and in CI).
 
 use std::sync::OnceLock;
@@ -450,6 +451,12 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let mut got = vec![0u8; 64];
             engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
+            let d = shared().unwrap().upload(if msg.is_empty() { &[0u8][..] } else { &msg }).unwrap();
+            if !msg.is_empty() {
+                let mut got = vec![0u8; 64];
+                shared().unwrap().tree_li_device(&params, &d, None, &mut got).unwrap();
+                assert!(got == want, "tree LI device-resident H={height} n={n}");
+            }
         }
     }
 }
@@ -558,6 +565,31 @@ fn kt_and_parallelhash_up_to_a_gib() {
                 gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got).unwrap();
                 assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
             }
+        }
+    }
+}
+
+/// Device-resident tree LI with blocks that are not rate blocks (1 byte,
+/// 100 bytes), a long prefix, a short last block and the paper's sizes.
+#[test]
+fn tree_li_device_resident_gathers_every_leaf() {
+    let Some(gpu) = shared() else { return };
+    use keccakx::tree_li::{tree_li, TreeLiParams};
+    let mut rng = Rng(0x5EED_000A);
+    let msg = rng.bytes(25_200_000);
+    for height in 1..=4 {
+        for (n, params) in [
+            (25_200_000usize, TreeLiParams::paper(height)),
+            (1_000_003, TreeLiParams { height, block_size: Some(100), prefix: vec![9; 200], ..TreeLiParams::default() }),
+            (50_001, TreeLiParams { height, block_size: Some(1), ..TreeLiParams::paper(height) }),
+            (77, TreeLiParams::paper(height)),
+        ] {
+            let mut want = [0u8; 48];
+            tree_li(&params, &msg[..n], &mut want).unwrap();
+            let d = gpu.upload(&msg[..n]).unwrap();
+            let mut got = [0u8; 48];
+            gpu.tree_li_device(&params, &d, None, &mut got).unwrap();
+            assert!(got == want, "H={height} n={n} B={:?}", params.block_size);
         }
     }
 }

@@ -34,8 +34,9 @@ impl std::error::Error for EngineError {}
 /// leaf) and has the engine hash the whole leaves where they lie. The modes
 /// that take it: [`crate::rfc9861::KtFinalNode::from_resident`] (KT128,
 /// KT256) and [`crate::sp800_185::ParallelHashOuter::absorb_resident`]
-/// (ParallelHash, ParallelHashXOF); the framing stays in the modes, the
-/// engine only hashes what it is given.
+/// (ParallelHash, ParallelHashXOF), [`crate::tree_li::tree_li_resident`]
+/// (tree LI); the framing stays in the modes, the engine only hashes what it
+/// is given.
 pub trait ResidentInput {
     /// The engine's name, for errors about what it delivered.
     fn engine(&self) -> &'static str;
@@ -62,6 +63,62 @@ pub trait ResidentInput {
         cv_len: usize,
         sink: &mut dyn FnMut(&[u8]) -> Result<(), EngineError>,
     ) -> Result<(), EngineError>;
+
+    /// Hash `prefix || message` for every message of `msgs` (gathered from
+    /// the input, see [`Strided`]) with `spec`, `out_len` bytes each into
+    /// `out` in order. The default reads each message back and hashes it
+    /// here; an engine gathers them where the input lies.
+    fn hash_gathered(
+        &self,
+        spec: &LaneSpec,
+        prefix: &[u8],
+        msgs: &[Strided],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> Result<(), EngineError> {
+        let mut buf = alloc::vec::Vec::new();
+        for (m, o) in msgs.iter().zip(out.chunks_mut(out_len.max(1))) {
+            buf.clear();
+            buf.extend_from_slice(prefix);
+            for (pos, len) in m.ranges() {
+                let at = buf.len();
+                buf.resize(at + len, 0);
+                self.read(pos, &mut buf[at..])?;
+            }
+            spec.hash_one(&buf, o);
+        }
+        Ok(())
+    }
+}
+
+/// One message gathered from a [`ResidentInput`]: a prefix the caller
+/// gives, then `count` pieces of `piece` bytes, the k-th at
+/// `first + k * stride` of the input, then `tail` bytes at
+/// `first + count * stride` (tree LI's leaves: block i, i + L, i + 2L, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strided {
+    pub first: u64,
+    pub piece: usize,
+    pub stride: u64,
+    pub count: u64,
+    pub tail: usize,
+}
+
+impl Strided {
+    /// Bytes of input the message takes (without the prefix).
+    pub fn len(&self) -> u64 {
+        self.count * self.piece as u64 + self.tail as u64
+    }
+    /// Whether it takes no input bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The input's byte ranges, in order.
+    pub fn ranges(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        (0..self.count)
+            .map(|k| (self.first + k * self.stride, self.piece))
+            .chain((self.tail > 0).then_some((self.first + self.count * self.stride, self.tail)))
+    }
 }
 
 /// How much work one engine call should carry.

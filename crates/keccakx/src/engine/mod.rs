@@ -17,7 +17,7 @@ mod simd;
 #[cfg(feature = "std")]
 mod threads;
 
-pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput};
+pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput, Strided};
 #[cfg(feature = "std")]
 pub use fallback::Fallback;
 pub use scalar::Scalar;

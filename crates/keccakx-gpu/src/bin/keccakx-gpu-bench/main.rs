@@ -16,9 +16,10 @@
 //! 5. `trees`: KT128, KT256, ParallelHash128/256 (B = 8 KiB) from 64 KiB to
 //!    4 GiB, device-resident and host-fed, against keccakx on all cores;
 //! 6. `treeli`: tree LI at the 2011 paper's Table 1 sizes, H = 0..4, D = 4,
-//!    r = 1024, c = 576 (full runs also r = 1088, c = 512), host-fed on the
-//!    GPU against the CPU (MD5 of the same sizes is measured by
-//!    run-on-gpu.sh in the same run).
+//!    r = 1024, c = 576 (full runs also r = 1088, c = 512), device-resident
+//!    (leaves gathered on the GPU by 2-D copies) and host-fed on the GPU
+//!    against the CPU (MD5 of the same sizes is measured by run-on-gpu.sh in
+//!    the same run).
 //!
 //! Every GPU result is compared with the CPU's before it is timed. The JSON
 //! (`--out FILE`) is rewritten after every section, so a run cut short keeps
@@ -700,7 +701,7 @@ fn section_trees(cx: &Ctx, r: &mut Report, dl: Deadline) {
 }
 
 /// Tree LI at the 2011 paper's Table 1 sizes, H = 0..4, D = 4, r = 1024
-/// (and 1088), host-fed on the GPU against the CPU.
+/// (and 1088), device-resident and host-fed on the GPU against the CPU.
 fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let sizes: &[usize] = if cx.quick { &[1_050_112, 10_500_096] } else { &[1_050_112, 10_500_096, 25_200_000, 50_400_000] };
     let mut msg = vec![0u8; *sizes.last().unwrap_or(&0)];
@@ -712,6 +713,7 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
     // Keccak[1088, 512] as in docs/reproduction-gpu-2011.md.
     let rates: &[usize] = if cx.quick { &[1024] } else { &[1024, 1088] };
     for &n in sizes {
+        let d = cx.gpu.upload(&msg[..n]).unwrap_or_else(|e| fail("upload", e));
         for (height, &rate) in (0..=4usize).flat_map(|h| rates.iter().map(move |r| (h, r))) {
             if dl.passed() {
                 rows.push(obj![("bytes", n), ("height", height), ("rate_bits", rate), ("skipped", "deadline")]);
@@ -726,7 +728,12 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
             let (mut want, mut got) = ([0u8; 72], [0u8; 72]);
             let c = best_of(3, || keccakx::tree_li::tree_li(&p, m, &mut want).unwrap_or_else(|e| fail("tree LI", e)));
             let g = best_of(3, || engine.tree_li(&p, m, &mut got).unwrap_or_else(|e| fail("tree LI on the GPU", e)));
-            check(&format!("tree LI H={height} {n} B"), got, want);
+            check(&format!("tree LI H={height} r={rate} {n} B host-fed"), got, want);
+            got = [0u8; 72];
+            let dev = best_of(3, || {
+                cx.gpu.tree_li_device(&p, &d, None, &mut got).unwrap_or_else(|e| fail("tree LI device-resident", e))
+            });
+            check(&format!("tree LI H={height} r={rate} {n} B device-resident"), got, want);
             rows.push(obj![
                 ("bytes", n),
                 ("height", height),
@@ -734,20 +741,22 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("rate_bits", rate),
                 ("capacity_bits", 1600 - rate),
                 ("host_fed_s", g),
+                ("device_resident_s", dev),
                 ("cpu_s", c),
                 ("host_fed_bytes_per_s", n as f64 / g),
+                ("device_resident_bytes_per_s", n as f64 / dev),
                 ("cpu_bytes_per_s", n as f64 / c),
             ]);
             if n == *sizes.last().unwrap_or(&0) && rate == 1024 {
-                summary.push(format!("H={height} {:.2}/{:.2}", gbs(n as f64, g), gbs(n as f64, c)));
+                summary.push(format!("H={height} {:.2}/{:.2}/{:.2}", gbs(n as f64, dev), gbs(n as f64, g), gbs(n as f64, c)));
             }
-            r.set("tree_li", obj![("device_resident", "not implemented (needs a gather kernel)"), ("rows", J::Arr(rows.clone()))]);
+            r.set("tree_li", obj![("rows", J::Arr(rows.clone()))]);
         }
     }
-    r.set("tree_li", obj![("device_resident", "not implemented (needs a gather kernel)"), ("rows", J::Arr(rows))]);
+    r.set("tree_li", obj![("rows", J::Arr(rows))]);
     if !summary.is_empty() {
         r.key(format!(
-            "tree LI (D=4, r=1024) GB/s host-fed GPU/CPU at {} B: {} (MD5: run-on-gpu.sh md5 step)",
+            "tree LI (D=4, r=1024) GB/s device-resident/host-fed/CPU at {} B: {} (MD5: run-on-gpu.sh md5 step)",
             sizes.last().unwrap_or(&0),
             summary.join(", ")
         ));
