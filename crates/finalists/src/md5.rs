@@ -52,25 +52,37 @@ pub(crate) const fn word_index(i: usize) -> usize {
 
 /// The 64 steps on `h[0..4]`, with message word `k` read through `word(k)`
 /// (the two-thread form waits inside it until the helper has loaded word k).
+/// Written as four steps per loop iteration so that the compiler unrolls it
+/// completely (every index and rotation a constant).
 #[inline(always)]
 pub(crate) fn steps(h: &mut [u32; 8], mut word: impl FnMut(usize) -> u32) {
     let (mut a, mut b, mut c, mut d) = (h[0], h[1], h[2], h[3]);
-    for i in 0..64 {
-        let f = match i / 16 {
-            0 => (b & c) | (!b & d),
-            1 => (b & d) | (c & !d),
-            2 => b ^ c ^ d,
-            _ => c ^ (b | !d),
+    macro_rules! step {
+        ($f:expr, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $s:expr) => {
+            $a = $b.wrapping_add(
+                $a.wrapping_add($f($b, $c, $d))
+                    .wrapping_add(word(word_index($i)))
+                    .wrapping_add(T[$i])
+                    .rotate_left($s),
+            );
         };
-        let x = a
-            .wrapping_add(f)
-            .wrapping_add(word(word_index(i)))
-            .wrapping_add(T[i]);
-        a = d;
-        d = c;
-        c = b;
-        b = b.wrapping_add(x.rotate_left(S[i / 16][i % 4]));
     }
+    macro_rules! round {
+        ($r:expr, $f:expr) => {
+            for j in 0..4 {
+                let i = 16 * $r + 4 * j;
+                let s = &S[$r];
+                step!($f, a, b, c, d, i, s[0]);
+                step!($f, d, a, b, c, i + 1, s[1]);
+                step!($f, c, d, a, b, i + 2, s[2]);
+                step!($f, b, c, d, a, i + 3, s[3]);
+            }
+        };
+    }
+    round!(0, |b: u32, c: u32, d: u32| (b & c) | (!b & d));
+    round!(1, |b: u32, c: u32, d: u32| (b & d) | (c & !d));
+    round!(2, |b: u32, c: u32, d: u32| b ^ c ^ d);
+    round!(3, |b: u32, c: u32, d: u32| c ^ (b | !d));
     h[0] = h[0].wrapping_add(a);
     h[1] = h[1].wrapping_add(b);
     h[2] = h[2].wrapping_add(c);

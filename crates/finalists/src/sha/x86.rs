@@ -1,6 +1,7 @@
 //! The SHA-1 / SHA-256 message schedule in SIMD registers beside the scalar
-//! rounds: four schedule words per vector step, computed while the integer
-//! units run the rounds of the previous words (x86-64). The rounds are the
+//! rounds: four schedule words per vector step, on the vector units, while
+//! the integer units run the rounds (x86-64; the out-of-order core overlaps
+//! the vector schedule loop with the first rounds). The rounds are the
 //! shared scalar ones of `portable`; only W[t] + K[t] comes from here.
 //!
 //! SHA-256: W[t..t+4] needs σ1 of W[t-2], W[t-1] for its first two lanes and
@@ -33,9 +34,10 @@ macro_rules! schedule_impl {
         #[target_feature(enable = $feat)]
         unsafe fn $inner1(h: &mut [u32; 8], block: &[u8; 64]) {
             let mut x = load_be4(block);
+            let mut wk = Wk::<20>::new();
             rounds1(h, |g| {
                 let k = _mm_set1_epi32(K1[g / 5] as i32);
-                let v = _mm_add_epi32(x[g & 3], k);
+                wk.put(g, _mm_add_epi32(x[g & 3], k));
                 if g < 16 {
                     let (x0, x1, x2, x3) =
                         (x[g & 3], x[(g + 1) & 3], x[(g + 2) & 3], x[(g + 3) & 3]);
@@ -46,17 +48,18 @@ macro_rules! schedule_impl {
                     let fix = $rotl::<1>(_mm_slli_si128::<12>(r));
                     x[g & 3] = _mm_xor_si128(r, fix);
                 }
-                store4(v)
+                wk.get(g)
             });
         }
 
         #[target_feature(enable = $feat)]
         unsafe fn $inner256(h: &mut [u32; 8], block: &[u8; 64]) {
             let mut x = load_be4(block);
+            let mut wk = Wk::<16>::new();
             rounds256(h, |g| {
                 // SAFETY: K256[4g..4g + 4] is 16 bytes inside the table (g < 16).
                 let k = unsafe { _mm_loadu_si128(K256.as_ptr().add(4 * g) as *const __m128i) };
-                let v = _mm_add_epi32(x[g & 3], k);
+                wk.put(g, _mm_add_epi32(x[g & 3], k));
                 if g < 12 {
                     let (x0, x1, x2, x3) =
                         (x[g & 3], x[(g + 1) & 3], x[(g + 2) & 3], x[(g + 3) & 3]);
@@ -77,7 +80,7 @@ macro_rules! schedule_impl {
                     let hi = _mm_add_epi32(s, sigma1(_mm_shuffle_epi32::<0b01_00_01_00>(lo)));
                     x[g & 3] = _mm_blend_epi16::<0xf0>(lo, hi);
                 }
-                store4(v)
+                wk.get(g)
             });
         }
     };
@@ -119,12 +122,31 @@ fn load_be4(block: &[u8; 64]) -> [__m128i; 4] {
     }
 }
 
-#[inline(always)]
-fn store4(v: __m128i) -> [u32; 4] {
-    let mut o = [0u32; 4];
-    // SAFETY: `o` is 16 bytes.
-    unsafe { _mm_storeu_si128(o.as_mut_ptr() as *mut __m128i, v) };
-    o
+/// W[t] + K[t] in memory: the rounds load their words as scalars (moving
+/// lanes from vector to integer registers one by one, which the compiler
+/// does if it keeps the words in registers, costs more than the vector
+/// schedule saves).
+#[repr(align(16))]
+struct Wk<const G: usize>([[u32; 4]; G]);
+
+impl<const G: usize> Wk<G> {
+    #[inline(always)]
+    fn new() -> Self {
+        Wk([[0; 4]; G])
+    }
+    #[inline(always)]
+    fn put(&mut self, g: usize, v: __m128i) {
+        // SAFETY: row g of the table is 16 bytes (g < G, bounds-checked).
+        unsafe { _mm_store_si128(self.0[g].as_mut_ptr() as *mut __m128i, v) }
+    }
+    /// The four words as scalar loads from memory (volatile, so that the
+    /// compiler cannot forward the vector store as lane extractions).
+    #[inline(always)]
+    fn get(&self, g: usize) -> [u32; 4] {
+        let row = &self.0[g];
+        // SAFETY: reads of initialised u32s inside `row`.
+        core::array::from_fn(|j| unsafe { core::ptr::read_volatile(&row[j]) })
+    }
 }
 
 schedule_impl!(
