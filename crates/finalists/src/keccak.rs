@@ -3,8 +3,9 @@
 //! chosen per form:
 //!
 //! * [`Impl::Sequential`]: keccakx's portable scalar Keccak-f[1600];
-//! * [`Impl::Parallel`]: keccakx's SIMD single-state Keccak-f[1600] (AVX-512
-//!   rows, or one lane per register), the core library's own fast path;
+//! * [`Impl::Parallel`]: keccakx's SIMD single-state Keccak-f[1600] (one
+//!   lane per register with VPTERNLOGQ, its own first choice; or AVX-512
+//!   rows), the core library's own fast path;
 //! * [`Impl::TwoThreads`]: one permutation split over two threads by rows of
 //!   the state (this crate's `twothread`), the study's two-core form.
 //!
@@ -41,11 +42,15 @@ pub(crate) fn select(imp: Impl) -> (Permutation, &'static str) {
         Impl::Parallel => {
             #[cfg(target_arch = "x86_64")]
             if crate::platform::capped().avx512 {
+                // keccakx's own preference among its SIMD single-state forms.
+                if Single::Avx512.is_available() {
+                    return (
+                        perm_avx512_lanes,
+                        "keccakx avx512 (one lane per xmm, vpternlogq)",
+                    );
+                }
                 if Single::Avx512Rows.is_available() {
                     return (perm_avx512_rows, "keccakx avx512 rows (5 lanes per zmm)");
-                }
-                if Single::Avx512.is_available() {
-                    return (perm_avx512_lanes, "keccakx avx512 (one lane per xmm)");
                 }
             }
             (

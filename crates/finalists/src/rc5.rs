@@ -216,6 +216,7 @@ impl Rc5 {
     }
 
     /// ECB encryption of whole blocks in place.
+    #[inline]
     pub fn encrypt_ecb(&self, data: &mut [u8], imp: Impl) -> Result<(), Rc5Error> {
         whole_blocks(data)?;
         let done = self.simd_blocks(data, imp, Op::Encrypt);
@@ -226,6 +227,7 @@ impl Rc5 {
     }
 
     /// ECB decryption of whole blocks in place.
+    #[inline]
     pub fn decrypt_ecb(&self, data: &mut [u8], imp: Impl) -> Result<(), Rc5Error> {
         whole_blocks(data)?;
         let done = self.simd_blocks(data, imp, Op::Decrypt);
@@ -253,6 +255,7 @@ impl Rc5 {
 
     /// CBC decryption of whole blocks in place (the block decryptions are
     /// independent, so `Impl::Parallel` runs them in SIMD lanes).
+    #[inline]
     pub fn decrypt_cbc(&self, iv: &[u8; 8], data: &mut [u8], imp: Impl) -> Result<(), Rc5Error> {
         whole_blocks(data)?;
         let mut prev = *iv;
@@ -284,6 +287,7 @@ impl Rc5 {
     /// ..., where ctr is `nonce` read as a big-endian 64-bit integer and
     /// incremented modulo 2^64 per block (SP 800-38A's standard incrementing
     /// function over the whole block). Encryption and decryption are the same.
+    #[inline]
     pub fn apply_ctr(&self, nonce: &[u8; 8], data: &mut [u8], imp: Impl) {
         let start = u64::from_be_bytes(*nonce);
         let done = self.simd_ctr(start, data, imp);
@@ -307,6 +311,7 @@ impl Rc5 {
     /// Runs whole groups of blocks of `data` through the SIMD kernel when
     /// `imp` is `Parallel` and the CPU has one; returns the bytes done.
     #[allow(unused_variables)]
+    #[inline]
     fn simd_blocks(&self, data: &mut [u8], imp: Impl, op: Op) -> usize {
         #[cfg(target_arch = "x86_64")]
         if imp == Impl::Parallel {
@@ -329,6 +334,7 @@ impl Rc5 {
 
     /// CTR key stream in SIMD lanes for whole groups of eight blocks.
     #[allow(unused_variables)]
+    #[inline]
     fn simd_ctr(&self, start: u64, data: &mut [u8], imp: Impl) -> usize {
         #[cfg(target_arch = "x86_64")]
         if imp == Impl::Parallel {
@@ -373,6 +379,7 @@ pub fn backend_name(imp: Impl) -> &'static str {
 ///
 /// `Impl::TwoThreads` overlaps the expansion (helper) with the encryption
 /// (here); `Impl::Parallel` expands, then encrypts in SIMD lanes.
+#[inline]
 pub fn expand_and_encrypt(
     key: &[u8],
     rounds: usize,
