@@ -317,7 +317,13 @@ fn main() {
         "timer overhead {overhead} ticks; {tpc:.3} TSC ticks per core cycle; load {load_before}"
     );
     let msg = vec![0x5au8; 1024];
-    let long = vec![0xa5u8; if quick { 16 * 1024 } else { 256 * 1024 }];
+    // 64 KiB: long enough for the per-byte rate to settle, short enough (well
+    // under a millisecond for most rows) that a run is rarely cut by the
+    // scheduler; 256 KiB runs of the slow scalar rows took 5-10 ms and their
+    // medians were inflated up to 5x by preemption on the shared VM (see
+    // examples/long_messages.rs: median vs minimum of 256 KiB runs).
+    let long = vec![0xa5u8; if quick { 16 * 1024 } else { 64 * 1024 }];
+    let mut tpcs = vec![tpc];
 
     // per entry: per size: per-round medians; long-message ticks per byte.
     let mut cyc: Vec<Vec<Vec<u64>>> = vec![vec![vec![]; sizes.len()]; entries.len()];
@@ -356,7 +362,7 @@ fn main() {
                 mins[i][k] = mins[i][k].min(lo);
             }
             if !e.slow {
-                for _ in 0..3 {
+                for _ in 0..7 {
                     let t0 = tsc();
                     black_box((e.f)(black_box(&long)));
                     cpb[i].push((tsc() - t0) as f64 / long.len() as f64);
@@ -380,7 +386,8 @@ fn main() {
             rc5_cyc[i].push(t);
             rc5_min[i] = rc5_min[i].min(lo);
         }
-        eprintln!("round {}/{rounds} done (load {})", round + 1, loadavg());
+        tpcs.push(timing::ticks_per_cycle());
+        eprintln!("round {}/{rounds} done (load {}, {:.3} ticks/cycle)", round + 1, loadavg(), tpcs.last().unwrap());
     }
 
     let mut rows_json = vec![];
@@ -466,9 +473,11 @@ fn main() {
         ));
     }
 
+    let tpc_all = tpcs.clone();
+    let tpc = median_f(tpcs);
     let f = finalists::platform::features();
     let json = format!(
-        "{{\n  \"bench\": \"finalists-2012\",\n  \"unit\": \"TSC ticks (rdtsc between lfences); median over rounds of per-round medians; timer overhead subtracted\",\n  \"timer_overhead_ticks\": {overhead},\n  \"tsc_ticks_per_core_cycle\": {tpc:.4},\n  \"rounds\": {rounds},\n  \"loadavg_before\": {},\n  \"loadavg_after\": {},\n  \"sizes\": {:?},\n  \"long_message_bytes\": {},\n  \"cpu_features\": {{\"sse41\": {}, \"avx2\": {}, \"avx512\": {}, \"avx512_gfni_vbmi\": {}}},\n  \"results\": [\n{}\n  ],\n  \"rc5\": [\n{}\n  ],\n  \"model\": {{\n    \"tau_split_ticks\": {tau_split},\n    \"tau_barrier_ticks\": {tau_barrier:.1},\n    \"tau_split_ticks_min\": {tau_split_min},\n    \"tau_barrier_ticks_min\": {tau_barrier_min:.1},\n    \"steps\": [\n{}\n    ]\n  }}\n}}\n",
+        "{{\n  \"bench\": \"finalists-2012\",\n  \"unit\": \"TSC ticks (rdtsc between lfences); median over rounds of per-round medians; timer overhead subtracted\",\n  \"timer_overhead_ticks\": {overhead},\n  \"tsc_ticks_per_core_cycle\": {tpc:.4},\n  \"tsc_ticks_per_core_cycle_each_round\": {tpc_all:.3?},\n  \"rounds\": {rounds},\n  \"loadavg_before\": {},\n  \"loadavg_after\": {},\n  \"sizes\": {:?},\n  \"long_message_bytes\": {},\n  \"cpu_features\": {{\"sse41\": {}, \"avx2\": {}, \"avx512\": {}, \"avx512_gfni_vbmi\": {}}},\n  \"results\": [\n{}\n  ],\n  \"rc5\": [\n{}\n  ],\n  \"model\": {{\n    \"tau_split_ticks\": {tau_split},\n    \"tau_barrier_ticks\": {tau_barrier:.1},\n    \"tau_split_ticks_min\": {tau_split_min},\n    \"tau_barrier_ticks_min\": {tau_barrier_min:.1},\n    \"steps\": [\n{}\n    ]\n  }}\n}}\n",
         js(&load_before),
         js(&loadavg()),
         sizes,
