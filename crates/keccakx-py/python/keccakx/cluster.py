@@ -225,6 +225,32 @@ def params_for(info: AlgInfo, p: dict) -> dict:
     return q
 
 
+_REFUSED = {
+    "customization": "this algorithm takes no customization string",
+    "function_name": "this algorithm takes no function name",
+    "key": "this algorithm takes no key",
+    "block_size": "this algorithm takes no block size",
+    "domain": "this algorithm takes no domain byte",
+    "sponge": "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix",
+    "tree": "--degree, --height and --prefix are tree-li parameters",
+}
+_KIND = {"custom": "customization", "width": "sponge", "rounds": "sponge", "suffix": "sponge",
+         "degree": "tree", "height": "tree", "prefix": "tree"}
+
+
+def refused_param(info: AlgInfo, params: dict):
+    """keccakx sum's message for a parameter ``info`` does not take, or None."""
+    for k in params:
+        if k in ("rate", "capacity"):
+            if "sponge" not in info.params and "tree" not in info.params:
+                return _REFUSED["sponge"]
+            continue
+        kind = _KIND.get(k, k)
+        if kind not in info.params:
+            return _REFUSED[kind]
+    return None
+
+
 def make_spec(info: AlgInfo, length, params: dict):
     """A validated algorithm, or the error message."""
     try:
@@ -548,6 +574,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="Dask scheduler address, e.g. tcp://HOST:8786 (default: $DASK_SCHEDULER_ADDRESS, else a "
         "LocalCluster on this machine)",
     )
+    g.add_argument(
+        "--connect-timeout", type=float, default=distributed.CONNECT_TIMEOUT, metavar="S",
+        help=f"seconds to wait for the scheduler (default {distributed.CONNECT_TIMEOUT})",
+    )
     g.add_argument("--workers", type=int, default=1, metavar="N", help="workers of the LocalCluster (default 1)")
     g.add_argument(
         "--part-size",
@@ -670,6 +700,10 @@ def sum_main(a) -> int:
         warn(str(e))
         return 2
     own = params_for(info, params) if a.check and a.algorithm is None else params
+    refused = refused_param(info, own)
+    if refused:
+        warn(f"-a {info.name}: {refused}")
+        return 2
     spec = make_spec(info, a.length, own)
     if isinstance(spec, str):
         warn(spec)
@@ -688,7 +722,7 @@ def sum_main(a) -> int:
     out = Out()
     status = 0
     try:
-        with _client(scheduler, a.workers) as client:
+        with _client(scheduler, a.workers, a.connect_timeout) as client:
 
             def run(items):
                 # Check lines of tree functions whose part size does not fit
@@ -736,15 +770,16 @@ class _client:
     """The Dask client for the whole command: the scheduler's, or a
     LocalCluster of ``workers`` workers started here."""
 
-    def __init__(self, scheduler, workers):
+    def __init__(self, scheduler, workers, timeout):
         self.scheduler = scheduler
         self.workers = workers
+        self.timeout = timeout
         self.cluster = None
         self.client = None
 
     def __enter__(self):
         if self.scheduler:
-            self.client = distributed._connect(self.scheduler)
+            self.client = distributed._connect(self.scheduler, self.timeout)
         else:
             from distributed import Client
 

@@ -48,6 +48,7 @@ import os
 import sys
 import threading
 import uuid
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -307,19 +308,22 @@ def local_cluster(n_workers: int = 1, threads_per_worker: Optional[int] = None, 
     from distributed import LocalCluster
 
     kwargs.setdefault("dashboard_address", None)
-    return LocalCluster(
-        n_workers=n_workers,
-        threads_per_worker=threads_per_worker or 2,
-        processes=processes,
-        **kwargs,
-    )
+    with warnings.catch_warnings():
+        # The scheduler's HTTP endpoint (metrics) moves off a busy :8787 by itself.
+        warnings.filterwarnings("ignore", message="Port 8787 is already in use")
+        return LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=threads_per_worker or 2,
+            processes=processes,
+            **kwargs,
+        )
 
 
-def _connect(address: str):
+def _connect(address: str, timeout: Optional[float] = None):
     from distributed import Client
 
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT)
+        return Client(address, timeout=timeout or CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError) as e:
         raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
@@ -363,8 +367,9 @@ def _workers_in_this_process(client) -> bool:
 @dataclass
 class _Job:
     index: int
-    url: str
+    url: str  # as given (results and errors name it)
     spec: _Spec
+    target: str = ""  # what the tasks open: a local path made absolute
     size: Optional[int] = None
     error: Optional[BaseException] = None
     whole: Any = None  # future of the digest
@@ -413,7 +418,7 @@ def _check_part_size(part_size, spec: _Spec, url: str) -> int:
 
 
 def _submit(client, job: _Job, part_size: int, storage_options: dict, token: str):
-    spec, url, size = job.spec, job.url, job.size
+    spec, url, size = job.spec, job.target, job.size
     key = f"{token}-{job.index}"
     if spec.kind not in ("kt", "ph") or size <= part_size:
         job.whole = client.submit(_task_whole, url, storage_options, spec, size, key=f"keccakx-whole-{key}")
@@ -560,6 +565,14 @@ def _expand(urls_or_glob, storage_options: dict) -> list:
     return [os.fspath(u) for u in urls_or_glob]
 
 
+def _named(job: _Job) -> BaseException:
+    """The job's error, naming the object as the caller gave it."""
+    err = job.error
+    if isinstance(err, OSError) and err.filename == job.target != job.url:
+        return _object_error(job.url, err)
+    return err
+
+
 def _run(
     items: list,
     *,
@@ -572,14 +585,19 @@ def _run(
     :func:`hash_files` and the cluster command (whose ``--check`` mixes
     algorithms)."""
     so = dict(storage_options or {})
-    jobs = [_Job(i, url, spec) for i, (url, spec) in enumerate(items)]
+    # Local paths are opened by the workers: absolute, as the workers' cwd
+    # is not ours (on other machines they must see the same file system).
+    jobs = [
+        _Job(i, url, spec, os.path.abspath(url) if "://" not in url else url)
+        for i, (url, spec) in enumerate(items)
+    ]
     # A bad part size is the caller's error for every object: raised now.
     parts = {job.index: _check_part_size(part_size, job.spec, job.url) for job in jobs}
     # Sizes first, on the client (one object's listing is one request;
     # many are stat'ed side by side).
     def stat(job):
         try:
-            job.size = _stat(job.url, so)
+            job.size = _stat(job.target, so)
         except BaseException as e:
             job.error = e
 
@@ -589,7 +607,7 @@ def _run(
     in_process = any(_protocol(j.url) == "memory" for j in live)
     results = []
     if not live:
-        return [FileResult(j.url, error=j.error) for j in jobs]
+        return [FileResult(j.url, error=_named(j)) for j in jobs]
     with _client_for(client, in_process) as c:
         if in_process and not _workers_in_this_process(c):
             for j in live:
@@ -614,7 +632,7 @@ def _run(
                     continue
                 except Exception as e:
                     job.error = e
-            results.append(FileResult(job.url, error=job.error, size=job.size))
+            results.append(FileResult(job.url, error=_named(job), size=job.size))
         if bar is not None:
             bar.join(timeout=5)
     return results
