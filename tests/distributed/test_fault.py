@@ -30,7 +30,7 @@ def test_worker_killed_mid_job(tmp_session, rng):
     try:
         # Many small parts, so the job lasts seconds on this machine and the
         # kill lands in the middle of it.
-        data = rng.randbytes(24 << 20)
+        data = rng.randbytes(48 << 20)
         f = tmp_session / "fault.bin"
         f.write_bytes(data)
         want = keccakx.kt128(data, custom=b"f").digest(32)
@@ -52,9 +52,9 @@ def test_worker_killed_mid_job(tmp_session, rng):
             todo, busy = c.client.run_on_scheduler(_state_counts)
             if todo and first_seen is None:
                 first_seen = time.monotonic()
-            # Half a second into the job (some parts done), with hundreds
+            # A fifth of a second into the job (some parts done), with hundreds
             # still to go and the victim working on one.
-            if first_seen and time.monotonic() - first_seen > 0.5 and todo >= 200 and "fault-w0" in busy:
+            if first_seen and time.monotonic() - first_seen > 0.2 and todo >= 300 and "fault-w0" in busy:
                 os.kill(victim.pid, signal.SIGKILL)
                 killed_at = todo
                 break

@@ -446,18 +446,40 @@ def _submit(client, job: _Job, part_size: int, storage_options: dict, token: str
             )
 
 
-def _finish(client, job: _Job) -> bytes:
-    """Wait for a job's tasks in order and finish its digest; the client
-    holds one run of chaining values at a time."""
+class _Fetcher:
+    """Results fetched in the background as tasks finish (no round trip per
+    result on the critical path), handed out in the order asked for. A
+    result that arrives before its turn waits here until the final node
+    takes it."""
+
+    def __init__(self, client, futures: list):
+        from distributed import as_completed
+
+        self.ac = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
+        self.ready = {}
+
+    def result(self, fut):
+        while fut.key not in self.ready:
+            f, r = next(self.ac)
+            self.ready[f.key] = (f, r)
+        f, r = self.ready.pop(fut.key)
+        if f.status != "finished":
+            return f.result()  # raises the task's error
+        return r
+
+
+def _finish(client, job: _Job, fetch: _Fetcher) -> bytes:
+    """Take a job's results in order and finish its digest: chaining values
+    are absorbed as they come, never all held."""
     spec = job.spec
     if job.whole is not None:
         try:
-            return job.whole.result()
+            return fetch.result(job.whole)
         finally:
             job.whole = None
     try:
         if spec.kind == "kt":
-            head, tail = job.ends.result()
+            head, tail = fetch.result(job.ends)
             job.ends = None
             node = hazmat.KtFinalNode(job.size, custom=spec.custom, algorithm=spec.name)
             node.absorb_head(head)
@@ -466,7 +488,7 @@ def _finish(client, job: _Job) -> bytes:
                 job.size, block_size=spec.block_size, custom=spec.custom, algorithm=spec.name
             )
         for i, fut in enumerate(job.runs):
-            node.update(fut.result())
+            node.update(fetch.result(fut))
             job.runs[i] = None  # lets the scheduler forget the result
         if spec.kind == "kt":
             return node.finalize(tail, spec.out_len)
@@ -624,11 +646,12 @@ def _run(
         for job in live:
             futures.extend(f for f in [job.whole, job.ends, *job.runs] if f is not None)
         bar = _start_progress(futures) if _progress_wanted(progress) else None
+        fetch = _Fetcher(c, futures) if futures else None
         del futures
         for job in jobs:
             if job.error is None:
                 try:
-                    results.append(FileResult(job.url, digest=_finish(c, job), size=job.size))
+                    results.append(FileResult(job.url, digest=_finish(c, job, fetch), size=job.size))
                     continue
                 except Exception as e:
                     job.error = e
