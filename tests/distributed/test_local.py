@@ -120,3 +120,15 @@ def test_results_api(cluster, tmp_path):
     with pytest.raises(FileNotFoundError):
         bad.hexdigest()
     assert os.fspath(f) == ok.url
+
+
+def test_progress_bar_on_stderr(cluster, tmp_path, capfd):
+    """Dask's text progress bar, drawn on standard error (standard output
+    carries the results)."""
+    f = tmp_path / "p"
+    f.write_bytes(bytes(40 * CHUNK))
+    d = kd.digest(f, "kt128", client=cluster.client, part_size=CHUNK, progress=True)
+    assert d == keccakx.kt128(bytes(40 * CHUNK)).digest(32)
+    time.sleep(0.5)  # the bar's last frame
+    out, err = capfd.readouterr()
+    assert "% Completed" in err and "Completed" not in out
