@@ -101,9 +101,10 @@ def test_sequential_functions_one_task_per_object(case, cluster, s3, objects, ke
     submitted = []
     real = kd._submit
 
-    def spy(client, job, *a, **k):
-        real(client, job, *a, **k)
-        submitted.append((job.whole is not None, len(job.runs)))
+    def spy(client, jobs, *a, **k):
+        futures = real(client, jobs, *a, **k)
+        submitted.extend((job.whole is not None, len(job.runs)) for job in jobs)
+        return futures
 
     monkeypatch.setattr(kd, "_submit", spy)
     urls = [u for u, _, _ in objects]
@@ -120,9 +121,10 @@ def test_large_tree_objects_are_split(cluster, s3, objects, monkeypatch):
     submitted = []
     real = kd._submit
 
-    def spy(client, job, *a, **k):
-        real(client, job, *a, **k)
-        submitted.append((job.size, job.whole is not None, len(job.runs)))
+    def spy(client, jobs, *a, **k):
+        futures = real(client, jobs, *a, **k)
+        submitted.extend((job.size, job.whole is not None, len(job.runs)) for job in jobs)
+        return futures
 
     monkeypatch.setattr(kd, "_submit", spy)
     url, data, _ = objects[-1]

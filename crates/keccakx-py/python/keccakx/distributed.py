@@ -417,33 +417,56 @@ def _check_part_size(part_size, spec: _Spec, url: str) -> int:
     return part_size
 
 
-def _submit(client, job: _Job, part_size: int, storage_options: dict, token: str):
-    spec, url, size = job.spec, job.target, job.size
-    key = f"{token}-{job.index}"
+def _tasks(job: _Job, part_size: int, storage_options: dict, token: str) -> list:
+    """A job's tasks: (slot, function, args, key); slot is "whole", "ends"
+    or the index of a run. Keys sort in submission order (zero-padded), so
+    Dask runs the parts of an object roughly in the order the final node
+    takes them."""
+    spec, url, size, so = job.spec, job.target, job.size, storage_options
+    key = f"{token}-{job.index:08d}"
     if spec.kind not in ("kt", "ph") or size <= part_size:
-        job.whole = client.submit(_task_whole, url, storage_options, spec, size, key=f"keccakx-whole-{key}")
-        return
+        return [("whole", _task_whole, (url, so, spec, size), f"keccakx-whole-{key}")]
+    out = []
     if spec.kind == "kt":
         plan = hazmat.kt_plan(size)
-        job.ends = client.submit(
-            _task_kt_ends, url, storage_options, plan.head_len, plan.tail_offset, size, key=f"keccakx-ends-{key}"
-        )
+        out.append(("ends", _task_kt_ends, (url, so, plan.head_len, plan.tail_offset, size), f"keccakx-ends-{key}"))
         start = plan.leaves.start * hazmat.CHUNK_LEN
         stop = plan.leaves.stop * hazmat.CHUNK_LEN
         for i, a in enumerate(range(start, stop, part_size)):
-            b = min(a + part_size, stop)
-            job.runs.append(
-                client.submit(_task_kt_run, url, storage_options, spec.name, a, b, key=f"keccakx-cvs-{key}-{i}")
-            )
+            args = (url, so, spec.name, a, min(a + part_size, stop))
+            out.append((i, _task_kt_run, args, f"keccakx-cvs-{key}-{i:010d}"))
     else:
         bs = spec.block_size
         for i, a in enumerate(range(0, size, part_size)):
-            b = min(a + part_size, size)
-            job.runs.append(
-                client.submit(
-                    _task_ph_run, url, storage_options, spec.name, bs, size, a, b, key=f"keccakx-cvs-{key}-{i}"
-                )
-            )
+            args = (url, so, spec.name, bs, size, a, min(a + part_size, size))
+            out.append((i, _task_ph_run, args, f"keccakx-cvs-{key}-{i:010d}"))
+    return out
+
+
+def _submit(client, jobs: list, parts: dict, storage_options: dict, token: str) -> list:
+    """Submit every job's tasks, one ``client.map`` per task function (one
+    message to the scheduler, not one per task: thousands of parts per
+    object submitted one by one kept the workers waiting on the client).
+    Returns the futures in submission order."""
+    by_func = {}
+    for job in jobs:
+        for slot, func, args, key in _tasks(job, parts[job.index], storage_options, token):
+            by_func.setdefault(func, []).append((job, slot, args, key))
+    futures = []
+    for func, items in by_func.items():
+        columns = list(zip(*(args for _, _, args, _ in items)))
+        futs = client.map(func, *columns, key=[k for _, _, _, k in items], pure=False)
+        for (job, slot, _, _), fut in zip(items, futs):
+            if slot == "whole":
+                job.whole = fut
+            elif slot == "ends":
+                job.ends = fut
+            else:
+                if len(job.runs) <= slot:
+                    job.runs.extend([None] * (slot + 1 - len(job.runs)))
+                job.runs[slot] = fut
+        futures.extend(futs)
+    return futures
 
 
 class _Fetcher:
@@ -457,8 +480,11 @@ class _Fetcher:
 
         self.ac = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
         self.ready = {}
+        self.tick = None  # called before each wait
 
     def result(self, fut):
+        if self.tick is not None:
+            self.tick()
         while fut.key not in self.ready:
             f, r = next(self.ac)
             self.ready[f.key] = (f, r)
@@ -522,8 +548,6 @@ def _start_progress(futures: list):
     carries results) from a thread while the client absorbs results."""
     from distributed.utils import is_kernel
 
-    if not futures:
-        return None
     if is_kernel():
         from distributed import progress
 
@@ -534,7 +558,7 @@ def _start_progress(futures: list):
             display(bar)
         except ImportError:  # pragma: no cover
             pass
-        return None
+        return None, bar
     from distributed.diagnostics.progressbar import TextProgressBar
 
     class _ErrBar(TextProgressBar):
@@ -560,7 +584,14 @@ def _start_progress(futures: list):
     bar = _ErrBar([f.key for f in futures], scheduler=futures[0].client.scheduler.address, start=False)
     t = threading.Thread(target=lambda: bar._loop_runner.run_sync(bar.listen), daemon=True)
     t.start()
-    return t
+    return t, bar
+
+
+def _bar_ready(bar) -> bool:
+    """Whether the bar's scheduler side has found all its keys: until then
+    the futures must stay alive (a key forgotten before that would keep the
+    scheduler's progress plugin waiting for it forever)."""
+    return bar is None or getattr(bar, "_last_response", None) is not None
 
 
 # ---------------------------------------------------------------- entry points
@@ -640,14 +671,21 @@ def _run(
                     )
             live = [j for j in live if j.error is None]
         token = uuid.uuid4().hex[:12]
-        for job in live:
-            _submit(c, job, parts[job.index], so, token)
-        futures = []
-        for job in live:
-            futures.extend(f for f in [job.whole, job.ends, *job.runs] if f is not None)
-        bar = _start_progress(futures) if _progress_wanted(progress) else None
+        futures = _submit(c, live, parts, so, token)
+        thread, bar = _start_progress(futures) if _progress_wanted(progress) and futures else (None, None)
         fetch = _Fetcher(c, futures) if futures else None
+        # Held only while a progress bar sets up; then each result is
+        # released once the final node has it.
+        hold = futures if bar is not None else None
         del futures
+
+        def tick():
+            nonlocal hold
+            if hold is not None and _bar_ready(bar):
+                hold = None
+
+        if fetch is not None:
+            fetch.tick = tick
         for job in jobs:
             if job.error is None:
                 try:
@@ -656,8 +694,9 @@ def _run(
                 except Exception as e:
                     job.error = e
             results.append(FileResult(job.url, error=_named(job), size=job.size))
-        if bar is not None:
-            bar.join(timeout=5)
+        if thread is not None:
+            thread.join(timeout=10)
+        del hold
     return results
 
 
