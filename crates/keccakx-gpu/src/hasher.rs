@@ -277,6 +277,9 @@ pub struct GpuHasher {
     kernel: AtomicU8,
     mapped_input: AtomicBool,
     pub(crate) last_kernel_ms: Mutex<Option<f32>>,
+    /// Start/end events timing device-resident jobs, kept between calls
+    /// (a job that finds them busy makes its own).
+    timing: Mutex<[CudaEvent; 2]>,
     last_stats: Mutex<PipelineStats>,
     pub(crate) scratch: Mutex<Scratch>,
 }
@@ -406,6 +409,7 @@ impl GpuHasher {
             h_out: [Pinned::new(&ctx, 0, false)?, Pinned::new(&ctx, 0, false)?],
             done: [ctx.new_event(None)?, ctx.new_event(None)?],
         };
+        let job_timing = [ctx.new_event(timing)?, ctx.new_event(timing)?];
         Ok(GpuHasher {
             info,
             ctx,
@@ -418,6 +422,7 @@ impl GpuHasher {
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
             mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
+            timing: Mutex::new(job_timing),
             last_stats: Mutex::new(PipelineStats::default()),
             scratch: Mutex::new(scratch),
         })
@@ -436,6 +441,39 @@ impl GpuHasher {
         } else {
             InputPath::Copy
         }
+    }
+
+    /// Device and pinned host buffers this hasher has allocated so far.
+    /// Buffers are kept between calls and only grow, so repeating a call
+    /// of the same size allocates nothing.
+    pub fn buffer_allocations(&self) -> u64 {
+        crate::mem::allocations(&self.ctx)
+    }
+
+    /// Free the buffers kept between calls (pinned host memory above all;
+    /// the next call allocates again). Waits for the device's queued work.
+    pub fn release_buffers(&self) -> Result<(), GpuError> {
+        self.ctx.bind_to_thread()?;
+        let mut stages = lock(&self.stages);
+        let mut scratch = lock(&self.scratch);
+        self.ctx.synchronize()?;
+        for st in stages.iter_mut() {
+            let mapped = st.host.h_in.is_mapped();
+            st.host.h_in = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+            st.host.h_idx = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+            st.h_out = Pinned::new(&self.ctx, 0, false)?;
+            st.d_in = DevBuf::empty(&self.ctx);
+            st.d_idx = DevBuf::empty(&self.ctx);
+            st.d_out = DevBuf::empty(&self.ctx);
+            st.pending = None;
+        }
+        let sc = &mut *scratch;
+        sc.d_out = [DevBuf::empty(&self.ctx), DevBuf::empty(&self.ctx)];
+        sc.d_idx = DevBuf::empty(&self.ctx);
+        sc.gather = DevBuf::empty(&self.ctx);
+        sc.prefixes = DevBuf::empty(&self.ctx);
+        sc.h_out = [Pinned::new(&self.ctx, 0, false)?, Pinned::new(&self.ctx, 0, false)?];
+        Ok(())
     }
 
     /// Where the time of the last host-fed call went.
@@ -1062,14 +1100,22 @@ impl GpuHasher {
         if job.n == 0 || out_len == 0 {
             return Ok(());
         }
-        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let start = self.ctx.new_event(timing)?;
-        let end = self.ctx.new_event(timing)?;
+        // Kept events when free (another thread's job may hold them).
+        let own;
+        let kept = self.timing.try_lock();
+        let [start, end] = match &kept {
+            Ok(events) => &**events,
+            Err(_) => {
+                let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+                own = [self.ctx.new_event(timing)?, self.ctx.new_event(timing)?];
+                &own
+            }
+        };
         start.record(stream)?;
         self.launch(stream, spec, job, aligned8)?;
         end.record(stream)?;
         stream.synchronize()?;
-        *lock(&self.last_kernel_ms) = start.elapsed_ms(&end).ok();
+        *lock(&self.last_kernel_ms) = start.elapsed_ms(end).ok();
         Ok(())
     }
 

@@ -593,3 +593,62 @@ fn tree_li_device_resident_gathers_every_leaf() {
         }
     }
 }
+
+/// Small calls reuse the buffers the first call allocated (no cuMemAlloc,
+/// no cuMemFree per call), stay correct while doing so, and allocate again
+/// after `release_buffers`.
+#[test]
+fn repeated_small_calls_allocate_nothing() {
+    let Some(gpu) = own() else { return };
+    use keccakx::tree_li::{tree_li, TreeLiParams};
+    let mut rng = Rng(0x5EED_000B);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let (count, len) = (64usize, 64usize);
+    let data = rng.bytes(count * len + 300_000);
+    let d = gpu.upload(&data).unwrap();
+    let msgs: Vec<&[u8]> = (0..count).map(|i| &data[i * len..(i + 1) * len]).collect();
+    let want = cpu(&spec, &msgs, 32);
+    let offs: Vec<u64> = (0..count as u64).map(|i| i * len as u64).collect();
+    let lens = vec![len as u64; count];
+    let mut kt_want = [0u8; 32];
+    let mut h = keccakx::rfc9861::Kt128::new(b"");
+    h.update(&data[..100_000]);
+    h.finalize_into(&mut kt_want);
+    let tree = TreeLiParams::paper(2);
+    let mut tree_want = [0u8; 48];
+    tree_li(&tree, &data[..300_000], &mut tree_want).unwrap();
+    let d_tree = gpu.upload(&data[..300_000]).unwrap();
+    let d_kt = gpu.upload(&data[..100_000]).unwrap();
+    let mut d_out = gpu.alloc_zeros(count * 32).unwrap();
+    let mut calls = |round: usize| {
+        let mut out = vec![0u8; count * 32];
+        gpu.hash_many(&spec, &msgs, 32, &mut out).unwrap();
+        assert!(out == want, "host-fed, round {round}");
+        out.fill(0);
+        let uniform = Layout::Uniform { count, stride: len as u64, len: len as u64 };
+        gpu.hash_many_device(&spec, &d, uniform, 32, &mut out).unwrap();
+        assert!(out == want, "device uniform, round {round}");
+        out.fill(0);
+        let indexed = Layout::Indexed { offsets: &offs, lengths: &lens };
+        gpu.hash_many_device(&spec, &d, indexed, 32, &mut out).unwrap();
+        assert!(out == want, "device indexed, round {round}");
+        gpu.hash_many_device_to_device(&spec, &d, uniform, 32, &mut d_out).unwrap();
+        assert!(gpu.download(&d_out).unwrap() == want, "device to device, round {round}");
+        let mut got = [0u8; 32];
+        gpu.kt_device(KtVariant::Kt128, &d_kt, b"", &mut got).unwrap();
+        assert!(got == kt_want, "KT128 device, round {round}");
+        let mut got = [0u8; 48];
+        gpu.tree_li_device(&tree, &d_tree, None, &mut got).unwrap();
+        assert!(got == tree_want, "tree LI device, round {round}");
+    };
+    calls(0);
+    let kept = gpu.buffer_allocations();
+    assert!(kept > 0, "the first calls allocate their buffers");
+    for round in 1..=5 {
+        calls(round);
+    }
+    assert_eq!(gpu.buffer_allocations(), kept, "repeated calls allocated buffers");
+    gpu.release_buffers().unwrap();
+    calls(6);
+    assert!(gpu.buffer_allocations() > kept, "released buffers are allocated again");
+}

@@ -476,10 +476,23 @@ fn section_batch(cx: &Ctx, r: &mut Report, dl: Deadline) {
 fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let gpu = &cx.gpu;
     let sha3 = LaneSpec::new(136, 24, 0x06).unwrap_or_else(|e| fail("spec", e));
-    // Fixed cost of a host-fed call: one 64-byte message.
+    // Fixed cost of a host-fed call: one 64-byte message. First with no
+    // buffers kept (what every call would pay without reuse: cuMemAlloc /
+    // cuMemHostAlloc), then with the kept ones, counting allocations.
     let one = [7u8; 64];
     let mut o = [0u8; 32];
+    gpu.release_buffers().unwrap_or_else(|e| fail("release buffers", e));
+    let t = Instant::now();
+    gpu.hash_many(&sha3, &[&one[..]], 32, &mut o).unwrap_or_else(|e| fail("call", e));
+    let call_allocating_s = t.elapsed().as_secs_f64();
+    let kept = gpu.buffer_allocations();
     let call_s = best_of(20, || gpu.hash_many(&sha3, &[&one[..]], 32, &mut o).unwrap_or_else(|e| fail("call", e)));
+    let repeat_allocs = gpu.buffer_allocations() - kept;
+    r.key(format!(
+        "host-fed call of one 64 B message: {:.1} us with kept buffers ({repeat_allocs} allocations in 20 calls), {:.1} us allocating",
+        call_s * 1e6,
+        call_allocating_s * 1e6
+    ));
     // Whole-GPU and CPU block rates on 1 KiB messages (8 blocks each).
     let (len, n) = (1024usize, if cx.quick { 1 << 16 } else { 1 << 18 });
     let blocks = (n * (len / 136 + 1)) as f64;
@@ -564,6 +577,8 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
         "cost_model",
         obj![
             ("call_s", model.call_s),
+            ("call_allocating_s", call_allocating_s),
+            ("allocations_in_20_repeated_calls", repeat_allocs),
             ("h2d_bytes_per_s", model.h2d_bytes_per_s),
             ("gpu_blocks_per_s", model.gpu_blocks_per_s),
             ("thread_blocks_per_s", model.thread_blocks_per_s),
