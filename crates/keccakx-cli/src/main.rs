@@ -1,17 +1,6 @@
 //! `keccakx`: a sha3sum/b3sum-compatible hasher for the whole Keccak family.
-//! Thin: parse the command line, stream the inputs, print.
-
-mod algo;
-mod backend;
-mod bench;
-mod check;
-mod cli;
-mod escape;
-mod exec;
-mod info;
-mod input;
-mod output;
-mod sum;
+//! Thin: parse the command line, stream the inputs, print. The modules
+//! live in the crate's library (src/lib.rs), which the fuzz targets share.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -20,11 +9,12 @@ use std::sync::Arc;
 use clap::Parser;
 use keccakx::registry::Params;
 
-use crate::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
-use crate::cli::{Cli, Command, GlobalArgs, SumArgs};
-use crate::escape::{os_bytes, quote_os};
-use crate::input::{cause, ReadOpts};
-use crate::output::warn;
+use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
+use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
+use keccakx_cli::escape::{os_bytes, quote_os};
+use keccakx_cli::input::{cause, ReadOpts};
+use keccakx_cli::output::{self, stop_status, warn, Out};
+use keccakx_cli::{backend, bench, check, info, progress, sum};
 
 /// Largest key file read by --key-file.
 const MAX_KEY_FILE: u64 = 1 << 20;
@@ -36,11 +26,7 @@ fn main() {
 fn real_main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            // Help and version go to stdout; a closed stdout is not an error.
-            let _ = e.print();
-            return e.exit_code();
-        }
+        Err(e) => return clap_exit(&e),
     };
     let engine_source = match setup(&cli.global) {
         Ok(s) => s,
@@ -51,6 +37,23 @@ fn real_main() -> i32 {
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
+    }
+}
+
+/// Print clap's message (usage error, help, version) and give the exit
+/// status. Help and version go to standard output, and failing to write
+/// them is an error (exit 1, "write error"), as in coreutils; a reader
+/// that went away (`| head`) is not.
+fn clap_exit(e: &clap::Error) -> i32 {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        output::clear_and_print_err(&text);
+        return e.exit_code();
+    }
+    let mut out = Out::new();
+    match out.write(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => e.exit_code(),
+        Err(s) => stop_status(s, e.exit_code()),
     }
 }
 
@@ -92,6 +95,13 @@ fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
 /// The library parameters from the command line; Err is the exit status.
 fn params_from(a: &SumArgs) -> Result<Params, i32> {
     let key = match (&a.key_hex, &a.key_file) {
+        (Some(k), _) if k.0.is_empty() && !a.allow_empty_key => {
+            warn(
+                "--key-hex: the key is empty; KMAC with an empty key is a keyless hash \
+                 (give --allow-empty-key if that is what you want)",
+            );
+            return Err(2);
+        }
         (Some(k), _) => Some(k.0.clone()),
         (None, Some(path)) => {
             let read = std::fs::File::open(path).and_then(|f| {
@@ -102,6 +112,14 @@ fn params_from(a: &SumArgs) -> Result<Params, i32> {
                 Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
                     warn(&format!(
                         "--key-file {}: larger than {MAX_KEY_FILE} bytes",
+                        quote_os(path.as_os_str())
+                    ));
+                    return Err(2);
+                }
+                Ok(v) if v.is_empty() && !a.allow_empty_key => {
+                    warn(&format!(
+                        "--key-file {}: the file is empty; KMAC with an empty key is a keyless \
+                         hash (give --allow-empty-key if that is what you want)",
                         quote_os(path.as_os_str())
                     ));
                     return Err(2);
@@ -175,6 +193,15 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     };
     let ropts = ReadOpts { no_mmap: a.no_mmap };
     let parallel = g.threads != Some(1);
+    let mode = if a.no_progress {
+        progress::Mode::Never
+    } else if a.progress {
+        progress::Mode::Always
+    } else {
+        progress::Mode::Auto
+    };
+    // --check streams its lists: the files are not known up front.
+    let _progress = progress::start(mode, (!a.check).then(|| files.clone()));
     if a.check {
         if g.backend == cli::Backend::Gpu {
             warn("--backend gpu: --check hashes on the CPU; use --backend gpu when creating checksums");

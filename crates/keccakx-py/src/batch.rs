@@ -163,7 +163,9 @@ fn run_pieces<'m>(
     Ok(())
 }
 
-fn check_progress<'py>(progress: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Bound<'py, PyAny>>> {
+fn check_progress<'py>(
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     match progress {
         Some(p) if p.is_none() => Ok(None),
         Some(p) if !p.is_callable() => Err(PyTypeError::new_err(
