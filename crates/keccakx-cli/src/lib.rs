@@ -14,6 +14,7 @@ pub mod input;
 pub mod mapguard;
 pub mod openlimit;
 pub mod output;
+pub mod params;
 pub mod progress;
 pub mod stdio;
 pub mod sum;

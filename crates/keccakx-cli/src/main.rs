@@ -3,21 +3,16 @@
 //! live in the crate's library (src/lib.rs), which the fuzz targets share.
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::sync::Arc;
 
 use clap::Parser;
-use keccakx::registry::Params;
 
 use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
 use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
-use keccakx_cli::escape::{os_bytes, quote_os};
-use keccakx_cli::input::{cause, ReadOpts};
+use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, stop_status, warn, Out};
+use keccakx_cli::params::params_from;
 use keccakx_cli::{backend, bench, check, info, progress, sum};
-
-/// Largest key file read by --key-file.
-const MAX_KEY_FILE: u64 = 1 << 20;
 
 fn main() {
     std::process::exit(real_main());
@@ -88,78 +83,6 @@ fn setup(g: &GlobalArgs) -> Result<String, i32> {
     }
 }
 
-fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
-    s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
-}
-
-/// The library parameters from the command line; Err is the exit status.
-fn params_from(a: &SumArgs) -> Result<Params, i32> {
-    let key = match (&a.key_hex, &a.key_file) {
-        (Some(k), _) if k.0.is_empty() && !a.allow_empty_key => {
-            warn(
-                "--key-hex: the key is empty; KMAC with an empty key is a keyless hash \
-                 (give --allow-empty-key if that is what you want)",
-            );
-            return Err(2);
-        }
-        (Some(k), _) => Some(k.0.clone()),
-        (None, Some(path)) => {
-            let read = std::fs::File::open(path).and_then(|f| {
-                let mut v = Vec::new();
-                f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
-            });
-            match read {
-                Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
-                    warn(&format!(
-                        "--key-file {}: larger than {MAX_KEY_FILE} bytes",
-                        quote_os(path.as_os_str())
-                    ));
-                    return Err(2);
-                }
-                Ok(v) if v.is_empty() && !a.allow_empty_key => {
-                    warn(&format!(
-                        "--key-file {}: the file is empty; KMAC with an empty key is a keyless \
-                         hash (give --allow-empty-key if that is what you want)",
-                        quote_os(path.as_os_str())
-                    ));
-                    return Err(2);
-                }
-                Ok(v) => Some(v),
-                Err(e) => {
-                    warn(&format!(
-                        "--key-file {}: {}",
-                        quote_os(path.as_os_str()),
-                        cause(&e)
-                    ));
-                    return Err(1);
-                }
-            }
-        }
-        (None, None) => None,
-    };
-    let prefix = match (&a.prefix, &a.prefix_hex) {
-        (Some(s), _) => Some(os_bytes(s).to_vec()),
-        (None, Some(h)) => Some(h.0.clone()),
-        (None, None) => None,
-    };
-    Ok(Params {
-        length: a.length,
-        customization: os_to_bytes(&a.customization),
-        function_name: os_to_bytes(&a.function_name),
-        key,
-        block_size: a.block_size,
-        domain: a.domain,
-        width: a.width,
-        rate: a.rate,
-        capacity: a.capacity,
-        rounds: a.rounds,
-        suffix: a.suffix,
-        degree: a.degree,
-        height: a.height,
-        prefix,
-    })
-}
-
 fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     let name = a.algorithm.as_deref().unwrap_or(DEFAULT_ALGORITHM);
     let Some(info) = find(name) else {
@@ -170,7 +93,10 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     };
     let params = match params_from(a) {
         Ok(p) => p,
-        Err(code) => return code,
+        Err((code, msg)) => {
+            warn(&msg);
+            return code;
+        }
     };
     // In check mode without -a the parameters may be meant for the
     // algorithms the tag lines name: keep only what the default takes.
