@@ -191,11 +191,16 @@ fn shrank() -> io::Error {
     io::Error::other("file shrank while being read")
 }
 
-/// Hash `file` through memory maps of one window at a time, each mapped
-/// with MAP_POPULATE (one system call faults the whole window in) and
-/// unmapped before the next; `None` when the file cannot be mapped (the
-/// caller then reads it).
+/// Hash `file` through memory maps of one window at a time, unmapped
+/// before the next; `None` when the file cannot be mapped (the caller then
+/// reads it). When a second thread maps ahead, it maps with MAP_POPULATE
+/// (one system call faults the whole window in, off the hashing thread);
+/// alone, the hashing thread lets the pages fault in as it reads them: the
+/// kernel maps them in batches (fault-around), and populating first walked
+/// every page once more, ~5% of a one-thread KT128 run (bench/NOTES.md,
+/// "KT128 from the shell").
 fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
+    let ahead = read_ahead(Some(len), MAP_WINDOW);
     let window = |off: u64| -> io::Result<Option<Window>> {
         let n = (len - off).min(MAP_WINDOW as u64) as usize;
         // SAFETY: the map is read-only and dropped once hashed. Another
@@ -204,11 +209,12 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
         // raise SIGBUS, which the guard registered below turns into zero
         // pages and a per-file error (mapguard.rs).
         let map = unsafe {
-            memmap2::MmapOptions::new()
-                .offset(off)
-                .len(n)
-                .populate()
-                .map(file)?
+            let mut o = memmap2::MmapOptions::new();
+            o.offset(off).len(n);
+            if ahead {
+                o.populate();
+            }
+            o.map(file)?
         };
         Ok(mapguard::register(map.as_ptr(), map.len()).map(|guard| Window { guard, map }))
     };
@@ -220,7 +226,7 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
     // Set once a window read past the end: nothing more is mapped or hashed.
     let cut = std::sync::atomic::AtomicBool::new(false);
     let run = pipeline(
-        read_ahead(Some(len), MAP_WINDOW),
+        ahead,
         |_| {
             if let Some(m) = first.take() {
                 return Ok(Some(m));
