@@ -316,16 +316,50 @@ impl<R: Read> Lines<R> {
     }
 }
 
-/// Open one checksum list: standard input or a file; whether reading it
-/// may block (a pipe or terminal: flush the answers before waiting).
-fn open_list(file: &OsString) -> io::Result<(Box<dyn Read>, bool)> {
+/// Open one checksum list: standard input or a file; for a list that may
+/// block (a pipe or terminal), its descriptor, to ask whether more of it is
+/// there before reading.
+fn open_list(file: &OsString) -> io::Result<(Box<dyn Read>, Option<i32>)> {
     if file == "-" {
         let stdin = crate::stdio::stdin_checked()?;
-        return Ok((Box::new(stdin.lock()), true));
+        return Ok((Box::new(stdin.lock()), Some(0)));
     }
     let f = std::fs::File::open(file)?;
-    let regular = f.metadata()?.is_file();
-    Ok((Box::new(f), !regular))
+    let fd = if f.metadata()?.is_file() {
+        None
+    } else {
+        raw_fd(&f)
+    };
+    Ok((Box::new(f), fd))
+}
+
+#[cfg(unix)]
+fn raw_fd(f: &std::fs::File) -> Option<i32> {
+    use std::os::fd::AsRawFd;
+    Some(f.as_raw_fd())
+}
+
+#[cfg(not(unix))]
+fn raw_fd(_: &std::fs::File) -> Option<i32> {
+    Some(-1)
+}
+
+/// Whether reading `fd` now would wait (nothing there yet, not at the end).
+#[cfg(unix)]
+fn would_block(fd: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll reads and writes only the one pollfd we pass; timeout 0.
+    let r = unsafe { libc::poll(&mut p, 1, 0) };
+    r == 0
+}
+
+#[cfg(not(unix))]
+fn would_block(_: i32) -> bool {
+    true
 }
 
 /// Check every checksum file; the exit status.
@@ -345,7 +379,7 @@ pub fn run(
         } else {
             quote_os(file)
         };
-        let (reader, may_block) = match open_list(file) {
+        let (reader, pollable) = match open_list(file) {
             Ok(r) => r,
             Err(e) => {
                 warn(&format!("{label}: {}", cause(&e)));
@@ -356,7 +390,7 @@ pub fn run(
         let list = List {
             label: &label,
             is_stdin,
-            may_block,
+            pollable,
         };
         match check_one(reader, &list, ctx, opts, ropts, parallel, &mut out) {
             Ok(true) => {}
@@ -383,7 +417,8 @@ struct Counts {
 struct List<'a> {
     label: &'a str,
     is_stdin: bool,
-    may_block: bool,
+    /// A pipe or terminal (its descriptor): answer before waiting for it.
+    pollable: Option<i32>,
 }
 
 /// What one line of the list became; delivered in line order.
@@ -477,7 +512,7 @@ fn check_one(
     let mut lineno = 0usize;
     let mut read_error = None;
     loop {
-        if list.may_block && lines.drained() {
+        if lines.drained() && list.pollable.is_some_and(would_block) {
             // About to wait for more of the list: answer what came so far.
             if ord.finish(&mut sink).is_break() {
                 break;
