@@ -195,10 +195,10 @@ fn shrank() -> io::Error {
 /// before the next; `None` when the file cannot be mapped (the caller then
 /// reads it). When a second thread maps ahead, it maps with MAP_POPULATE
 /// (one system call faults the whole window in, off the hashing thread);
-/// alone, the hashing thread lets the pages fault in as it reads them: the
-/// kernel maps them in batches (fault-around), and populating first walked
-/// every page once more, ~5% of a one-thread KT128 run (bench/NOTES.md,
-/// "KT128 from the shell").
+/// alone, the hashing thread lets the pages fault in as it reads them, as
+/// XKCP's K12 does (the kernel maps them 64 KiB at a time): populating
+/// there walked every page once more on that thread (+19% kernel time on a
+/// file of 4 KiB folios; bench/NOTES.md, "KT128 from the shell").
 fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
     let ahead = read_ahead(Some(len), MAP_WINDOW);
     let window = |off: u64| -> io::Result<Option<Window>> {
