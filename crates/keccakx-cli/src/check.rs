@@ -281,6 +281,7 @@ impl<R: Read> Lines<R> {
         self.line.clear();
         let mut any = false;
         let mut too_long = false;
+        let mut comment = false;
         loop {
             let buf = match self.r.fill_buf() {
                 Ok(b) => b,
@@ -298,6 +299,8 @@ impl<R: Read> Lines<R> {
             if !too_long {
                 if self.line.len() + take > MAX_LINE {
                     too_long = true;
+                    // A comment stays a comment, however long.
+                    comment = self.line.first().or(buf.first()) == Some(&b'#');
                     self.line = Vec::new();
                 } else {
                     self.line.extend_from_slice(&buf[..take]);
@@ -310,6 +313,7 @@ impl<R: Read> Lines<R> {
         }
         Ok(match (any, too_long) {
             (false, _) => None,
+            (true, true) if comment => Some(Line::Text(b"#")),
             (true, true) => Some(Line::TooLong),
             (true, false) => Some(Line::Text(&self.line)),
         })

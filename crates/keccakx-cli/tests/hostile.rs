@@ -329,6 +329,12 @@ fn check_reads_line_by_line_in_bounded_memory() {
             w.write_all(&chunk).unwrap();
         }
         w.write_all(b"\n").unwrap();
+        // A long comment is still a comment.
+        w.write_all(b"#").unwrap();
+        for _ in 0..3 {
+            w.write_all(&chunk).unwrap();
+        }
+        w.write_all(b"\n").unwrap();
         w.write_all(good.as_bytes()).unwrap();
     }
     let child = Command::new(BIN)
