@@ -1,5 +1,7 @@
 //! The SHA-3 finalists BLAKE, Grøstl, JH and Skein (final-round versions),
-//! each in three implementations selectable at run time:
+//! and the other rows of the 2012 two-core study (MD5, SHA-1, SHA-256,
+//! Keccak-256 and the RC5-32 block cipher; see [`study`]), each in three
+//! implementations selectable at run time:
 //!
 //! * [`Impl::Sequential`]: portable scalar code, straight from the specification;
 //! * [`Impl::Parallel`]: the independent steps of one hash mapped onto SIMD
@@ -29,16 +31,26 @@ pub mod blake;
 mod buffer;
 pub mod groestl;
 pub mod jh;
+pub mod keccak;
+mod md;
+pub mod md5;
 pub mod platform;
+pub mod rc5;
 #[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
+pub mod sha;
 pub mod skein;
+pub mod study;
 #[cfg(feature = "std")]
-mod twothread;
+pub mod twothread;
 
 pub use blake::{Blake256, Blake512};
 pub use groestl::{Groestl256, Groestl512};
 pub use jh::Jh;
+pub use keccak::Keccak256;
+pub use md5::Md5;
+pub use rc5::{Rc5, Rc5Error};
+pub use sha::{Sha1, Sha256};
 pub use skein::{Skein1024, Skein256, Skein512};
 
 /// Which implementation computes the hash. All give the same bytes.

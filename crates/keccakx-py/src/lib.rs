@@ -17,6 +17,7 @@ mod alg;
 mod batch;
 mod buffer;
 mod gpu;
+mod hazmat;
 
 use alg::{build, int_param, Alg, Core, Meta, Req, MAX_LEN};
 use buffer::{bytes_param, Input};
@@ -874,5 +875,6 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::_hash_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;
     m.add("GIL_RELEASE_MIN", GIL_RELEASE_MIN)?;
+    hazmat::register(m)?;
     Ok(())
 }

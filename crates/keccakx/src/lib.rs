@@ -23,6 +23,7 @@ pub mod engine;
 mod error;
 pub mod fips202;
 mod fixed;
+pub mod hazmat;
 pub mod keccak;
 pub mod permutation;
 pub mod registry;

@@ -13,12 +13,19 @@
 //! * Skein: the second half of the MIX functions of every round; one barrier
 //!   per round (72 or 80 per block) to exchange the permuted words.
 //!
+//! The study's other rows (MD5, SHA-1, SHA-256, Keccak-f, RC5) are in
+//! [`classic`]; the probes that measure the hand-off cost for the study's
+//! speed-up model are at the end of this file.
+//!
 //! No `unsafe` here: everything shared is an atomic.
 
 use std::boxed::Box;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
+
+mod classic;
+pub(crate) use classic::*;
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -69,7 +76,10 @@ fn helper() -> &'static Helper {
 
 /// Runs `on_helper` on the helper thread and `on_caller` here, concurrently;
 /// `on_caller` must itself wait for whatever it needs from the helper.
-fn split<R>(on_helper: impl FnOnce() + Send + 'static, on_caller: impl FnOnce() -> R) -> R {
+pub(crate) fn split<R>(
+    on_helper: impl FnOnce() + Send + 'static,
+    on_caller: impl FnOnce() -> R,
+) -> R {
     let h = helper();
     let _g = h.busy.lock().unwrap_or_else(|e| e.into_inner());
     *h.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(on_helper));
@@ -80,7 +90,7 @@ fn split<R>(on_helper: impl FnOnce() + Send + 'static, on_caller: impl FnOnce() 
 
 /// Spin (then yield) until `c >= k`.
 #[inline]
-fn wait_at_least(c: &AtomicU32, k: u32) {
+pub(crate) fn wait_at_least(c: &AtomicU32, k: u32) {
     let mut n = 0u32;
     while c.load(Acquire) < k {
         n += 1;
@@ -94,16 +104,16 @@ fn wait_at_least(c: &AtomicU32, k: u32) {
 
 /// Two step counters, one per side; a barrier after step k is
 /// "publish k, wait until the other side has published k".
-struct Steps {
+pub(crate) struct Steps {
     side: [AtomicU32; 2],
 }
 impl Steps {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Steps {
             side: [AtomicU32::new(0), AtomicU32::new(0)],
         }
     }
-    fn barrier(&self, me: usize, k: u32) {
+    pub(crate) fn barrier(&self, me: usize, k: u32) {
         self.side[me].store(k, Release);
         wait_at_least(&self.side[1 - me], k);
     }
@@ -382,4 +392,34 @@ pub(crate) fn skein_ubi<const NW: usize>(h: &mut [u64; NW], m: &[u64; NW], tweak
     for i in 0..NW {
         h[i] = v[i] ^ m[i];
     }
+}
+
+// ---------------------------------------------------------------- probes
+
+/// The hand-off alone: one split whose two sides do nothing (wake the helper,
+/// run an empty job, join). The study's τ for a step that is started once.
+pub fn probe_split() {
+    let sh = Arc::new(AtomicU32::new(0));
+    let sh2 = Arc::clone(&sh);
+    split(move || sh2.store(1, Release), || wait_at_least(&sh, 1));
+}
+
+/// One split whose two sides meet at `n` barriers with no work between them:
+/// (ticks(n) - ticks(0)) / n is the cost of one synchronisation, the τ of a
+/// step that is exchanged per round.
+pub fn probe_barriers(n: u32) {
+    let sh = Arc::new(Steps::new());
+    let sh2 = Arc::clone(&sh);
+    split(
+        move || {
+            for k in 1..=n {
+                sh2.barrier(1, k);
+            }
+        },
+        || {
+            for k in 1..=n {
+                sh.barrier(0, k);
+            }
+        },
+    );
 }

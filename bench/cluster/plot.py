@@ -1,0 +1,43 @@
+"""Plot a bench/cluster JSON: median throughput per scenario (bars, with
+every round as a dot). Usage: plot.py RESULT.json [OUT.png]"""
+
+import json
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    src = Path(sys.argv[1])
+    out = Path(sys.argv[2]) if len(sys.argv) > 2 else src.with_suffix(".png")
+    r = json.loads(src.read_text())
+    rows = r["throughput_bytes_per_s"]
+    names = list(rows)
+    med = [rows[n]["median"] / 1e9 for n in names]
+    colors = ["#888888" if "keccakx sum" in n else ("#4477aa" if "1 worker" in n else "#66ccee") for n in names]
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(names) + 1.8))
+    y = range(len(names))
+    ax.barh(y, med, color=colors)
+    for i, n in enumerate(names):
+        ax.plot([v / 1e9 for v in rows[n]["rounds"]], [i] * len(rows[n]["rounds"]), "k.", ms=3)
+        ax.text(med[i], i, f" {med[i]:.2f}", va="center", fontsize=8)
+    ax.set_yticks(list(y))
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("GB/s (median of rounds; dots: each round)")
+    m = r["machine"]
+    ax.set_title(
+        f"keccakx.distributed vs keccakx sum, {m['cores']} cores ({m['cpu']}), commit {r['commit']}",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(out)
+
+
+if __name__ == "__main__":
+    main()

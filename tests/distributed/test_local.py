@@ -1,0 +1,134 @@
+"""keccakx.distributed with its embedded default (a LocalCluster started
+for the call), memory:// objects, and the errors a user meets first: an
+unreachable scheduler, an invalid part size, a directory, an object that
+changes size while it is read."""
+
+from __future__ import annotations
+
+import errno
+import os
+import time
+
+import pytest
+from conftest import CHUNK, free_port, keccakx_sum
+
+import keccakx
+from keccakx import distributed as kd
+
+
+def test_local_cluster_default(tmp_path, rng, keccakx_bin):
+    """No client and no default client: a LocalCluster on this machine."""
+    from distributed import default_client
+
+    with pytest.raises(ValueError):
+        default_client()  # the session's cluster client is not the default
+    data = rng.randbytes(3 * (1 << 20) + rng.randrange(CHUNK))
+    f = tmp_path / "blob.bin"
+    f.write_bytes(data)
+    (tmp_path / "small").write_bytes(b"abc")
+    part = CHUNK * rng.randint(1, 64)
+    got = kd.digest(f, "kt128", part_size=part, progress=False)
+    assert got == keccakx.kt128(data).digest(32) == keccakx_sum(keccakx_bin, f, "-a", "kt128")
+    results = kd.hash_files(str(tmp_path / "*"), "parallelhash256", block_size=4096, part_size=4096 * 7,
+                            progress=False)
+    assert [r.url for r in results] == [str(f), str(tmp_path / "small")]
+    assert results[0].digest == keccakx.parallelhash256(data, block_size=4096).digest()
+    assert results[1].digest == keccakx.parallelhash256(b"abc", block_size=4096).digest()
+
+
+def test_memory_objects_in_process(rng):
+    """memory:// lives in this process: the default LocalCluster then runs
+    its workers as threads here."""
+    import fsspec
+
+    data = rng.randbytes(5 * CHUNK + 3)
+    with fsspec.open("memory://keccakx/obj", "wb") as f:
+        f.write(data)
+    got = kd.digest("memory://keccakx/obj", "kt256", custom=b"m", part_size=CHUNK, progress=False)
+    assert got == keccakx.kt256(data, custom=b"m").digest(64)
+
+
+def test_memory_objects_with_worker_processes(cluster, rng):
+    import fsspec
+
+    with fsspec.open("memory://keccakx/other", "wb") as f:
+        f.write(b"x")
+    [r] = kd.hash_files(["memory://keccakx/other"], "kt128", client=cluster.client, progress=False)
+    assert isinstance(r.error, ValueError) and "processes=False" in str(r.error)
+
+
+def test_unreachable_scheduler(tmp_path, monkeypatch):
+    monkeypatch.setattr(kd, "CONNECT_TIMEOUT", 2)
+    f = tmp_path / "f"
+    f.write_bytes(b"data")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    t = time.monotonic()
+    with pytest.raises(ConnectionError, match=f"cannot reach the Dask scheduler at {address}"):
+        kd.digest(f, client=address, progress=False)
+    assert time.monotonic() - t < 30
+
+
+def test_invalid_part_size_names_the_object(cluster, tmp_path):
+    f = tmp_path / "obj"
+    f.write_bytes(bytes(3 * CHUNK))
+    with pytest.raises(ValueError, match=rf"{f}: part_size=1000 is not a positive multiple of KT128's 8192-byte chunk"):
+        kd.digest(f, "kt128", client=cluster.client, part_size=1000)
+    with pytest.raises(ValueError, match="block size 1000"):
+        kd.digest(f, "parallelhash128", block_size=1000, client=cluster.client, part_size=8192)
+    with pytest.raises(ValueError, match="positive"):
+        kd.digest(f, "sha3-256", client=cluster.client, part_size=0)
+    with pytest.raises(TypeError, match="part_size must be an int"):
+        kd.digest(f, "kt128", client=cluster.client, part_size="1M")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'custom'"):
+        kd.digest(f, "sha3-256", client=cluster.client, custom=b"x")
+    with pytest.raises(ValueError, match="fixed digest size"):
+        kd.digest(f, "sha3-256", client=cluster.client, digest_size=20)
+
+
+def test_directory_and_missing_keep_the_others(cluster, tmp_path):
+    f = tmp_path / "f"
+    f.write_bytes(b"abc")
+    results = kd.hash_files([str(tmp_path), str(f), str(tmp_path / "nope")], "sha3-256", client=cluster.client,
+                            progress=False)
+    assert isinstance(results[0].error, IsADirectoryError) and results[0].error.filename == str(tmp_path)
+    assert results[1].digest == keccakx.sha3_256(b"abc").digest()
+    assert isinstance(results[2].error, FileNotFoundError) and results[2].error.errno == errno.ENOENT
+
+
+def test_object_changing_size_while_read(tmp_path):
+    """A task that reads fewer (or more) bytes than the object had when it
+    was listed fails, naming the object, rather than hashing a mix."""
+    f = tmp_path / "grows"
+    f.write_bytes(bytes(20000))
+    spec = kd._spec("sha3-256", None, {})
+    with pytest.raises(OSError, match="file changed size while being read") as e:
+        kd._task_whole(str(f), {}, spec, 10000)
+    assert e.value.filename == str(f)
+    with pytest.raises(OSError, match="file changed size"):
+        kd._task_whole(str(f), {}, spec, 30000)
+    with pytest.raises(OSError, match="file changed size"):
+        kd._task_kt_run(str(f), {}, "kt128", CHUNK, 3 * CHUNK)
+    assert kd._task_kt_run(str(f), {}, "kt128", CHUNK, 2 * CHUNK) == keccakx.hazmat.kt_chaining_values(bytes(CHUNK), 1)
+
+
+def test_results_api(cluster, tmp_path):
+    f = tmp_path / "x"
+    f.write_bytes(b"x")
+    ok, bad = kd.hash_files([str(f), str(tmp_path / "missing")], client=cluster.client, progress=False)
+    assert ok.ok and ok.hexdigest() == keccakx.sha3_256(b"x").hexdigest() and ok.size == 1
+    assert not bad.ok
+    with pytest.raises(FileNotFoundError):
+        bad.hexdigest()
+    assert os.fspath(f) == ok.url
+
+
+def test_progress_bar_on_stderr(cluster, tmp_path, capfd):
+    """Dask's text progress bar, drawn on standard error (standard output
+    carries the results)."""
+    f = tmp_path / "p"
+    f.write_bytes(bytes(40 * CHUNK))
+    d = kd.digest(f, "kt128", client=cluster.client, part_size=CHUNK, progress=True)
+    assert d == keccakx.kt128(bytes(40 * CHUNK)).digest(32)
+    time.sleep(0.5)  # the bar's last frame
+    out, err = capfd.readouterr()
+    assert "% Completed" in err and "Completed" not in out
