@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Run cargo-fuzz targets for a bounded time each; used by mk/fuzz.mk.
 #   fuzz/run.sh SECONDS JOBS MODE TARGET...
-# MODE ci:   each target from a scratch copy of fuzz/corpus/<target> (new
-#            inputs are dropped: CI leaves the tree clean).
+# MODE ci:   each target from fuzz/corpus/<target>, new inputs into a scratch
+#            directory (dropped: CI leaves the tree clean but for a failure).
 # MODE keep: new inputs go into fuzz/corpus/<target>, minimized afterwards
 #            (cargo fuzz cmin); commit what was added.
 # JOBS targets run at once. Prints each target's executions and coverage
 # (libFuzzer's cov/ft), and for a failure the reproducer and how to replay
-# and keep it. Exit status 1 if any target failed.
+# and keep it; a failing input is copied into fuzz/corpus/<target> (it
+# joins the corpus). Exit status 1 if any target failed.
 set -u
 secs=$1 jobs=$2 mode=$3
 shift 3
@@ -52,11 +53,14 @@ for t in "$@"; do
         status=1
         echo "fuzz: $t FAILED (exit $(cat "$scratch/$t.rc")):"
         grep -B40 -A4 'Failing input\|SUMMARY: \|panicked\|error:' "$log" | tail -60
-        art=$(grep -Eo 'fuzz/artifacts/[^ ]+' "$log" | head -1)
-        if [ -n "$art" ]; then
-            echo "fuzz: $t reproducer: $art"
+        art=$(grep -Eo 'Test unit written to [^ ]+' "$log" | head -1 | cut -d' ' -f5)
+        if [ -n "$art" ] && [ -f "$art" ]; then
+            # The input joins the corpus at once: every later run replays it
+            # first, and `git status` shows it to commit with the fix.
+            cp "$art" "fuzz/corpus/$t/"
+            echo "fuzz: $t reproducer: $art, copied into fuzz/corpus/$t/"
             echo "  replay: cargo +nightly fuzz run --fuzz-dir fuzz $t $art"
-            echo "  once fixed: git mv $art fuzz/corpus/$t/ && git commit (it then runs on every CI)"
+            echo "  commit fuzz/corpus/$t/$(basename "$art") with the fix (it then runs on every CI)"
         fi
     fi
 done
