@@ -122,7 +122,17 @@ class Lying:
 
 @given(
     msgs=st.lists(st.binary(max_size=200), max_size=20),
-    length=st.one_of(st.integers(0, 2**62), st.just(sys.maxsize), st.integers(0, 30)),
+    # What __len__ returns: small, huge, past Py_ssize_t, negative, not an
+    # int (CPython turns the last three into OverflowError, ValueError,
+    # TypeError: only a hint lost, never the call).
+    length=st.one_of(
+        st.integers(0, 2**62),
+        st.just(sys.maxsize),
+        st.integers(0, 30),
+        st.integers(2**63, 2**70),
+        st.integers(-(2**70), -1),
+        st.sampled_from([1.5, "3", None]),
+    ),
     exc=st.sampled_from([None, None, OverflowError, ValueError, TypeError, RuntimeError]),
     name=st.sampled_from(FIXED + XOFS),
     ds=st.integers(1, 80),
