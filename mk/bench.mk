@@ -69,7 +69,8 @@ bench-memory: deps-rust
 # dgst, rhash, sha256sum, b2sum) and XKCP's K12 over a memory map
 # (bench/src/bin/xkcp-k12sum.rs) on one cached 1 GiB file and on 4096 files
 # of 64 KiB: wall time of the whole process. Before/after runs of a change:
-#   make bench-cli BENCH_CLI_ARGS="--compare /path/to/old/keccakx --only '^keccakx|XKCP'" Installs b3sum into bench/.tools (cargo install) and rhash
+#   make bench-cli BENCH_CLI_ARGS="--compare /path/to/old/keccakx --only '^keccakx|XKCP'"
+# Installs b3sum into bench/.tools (cargo install) and rhash
 # (apt) when missing; a contender that cannot be had is skipped and named.
 #   make bench-cli                      (~2 min)
 #   make bench-cli BENCH_CLI_ARGS="--size 268435456 --rounds 3"
