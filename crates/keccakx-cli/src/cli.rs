@@ -73,7 +73,11 @@ starts with a backslash, as GNU coreutils does. --tag writes `ALGORITHM (FILE) =
 --check reads both formats. A tagged line is checked with the algorithm its tag \
 names (and whichever of the given parameters that algorithm takes); an untagged \
 line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512. \
-For variable-length algorithms the length comes from the line unless -l is given.\n\n\
+For variable-length algorithms the length comes from the line unless -l is given. \
+Lists are read line by line and answered as they are read. In its report (`NAME: OK`), \
+a name holding a control character is written with a leading backslash and \\\\, \\n, \\r, \\t, \
+\\xHH escapes (coreutils escapes only newlines); a line whose name holds a NUL is \
+improperly formatted.\n\n\
 Exit status: 0 if every file was hashed (or every checksum matched), 1 if any \
 file failed, 2 for invalid arguments.\n\n\
 Examples:\n  keccakx sum file.iso\n  keccakx sum -a shake128 -l 64 *.bin\n  \
@@ -185,6 +189,12 @@ pub struct SumArgs {
     #[arg(long = "key-file", value_name = "FILE")]
     pub key_file: Option<PathBuf>,
 
+    /// Accept an empty KMAC key (an empty --key-file or --key-hex ''),
+    /// which is refused otherwise: KMAC with an empty key is a keyless hash
+    /// that anyone can compute.
+    #[arg(long = "allow-empty-key")]
+    pub allow_empty_key: bool,
+
     /// Block size B in bytes (ParallelHash, default 8192; tree-LI leaf block,
     /// default one rate block).
     #[arg(long = "block-size", value_name = "BYTES")]
@@ -266,6 +276,21 @@ pub struct SumArgs {
         help_heading = "Output"
     )]
     pub zero: bool,
+
+    /// Show progress on standard error (bytes, percent, speed, time left)
+    /// even when it is not a terminal (then one line a second). Without
+    /// it, progress appears only on a terminal, and only for work of a few
+    /// seconds or more. Never on standard output.
+    #[arg(long, overrides_with = "no_progress", help_heading = "Output")]
+    pub progress: bool,
+
+    /// Never show progress.
+    #[arg(
+        long = "no-progress",
+        overrides_with = "progress",
+        help_heading = "Output"
+    )]
+    pub no_progress: bool,
 
     /// Mark files as binary (`HASH *FILE`); the digest is the same either way.
     #[arg(short = 'b', long, conflicts_with_all = ["text", "check"], help_heading = "Output")]
