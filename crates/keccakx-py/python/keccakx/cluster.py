@@ -823,10 +823,23 @@ class _client:
         return False
 
 
+# Modules of the `dask` extra (pyproject.toml), imported only when needed.
+_EXTRA_MODULES = {"dask", "distributed", "fsspec", "s3fs"}
+
+
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     if a.command == "sum":
-        return sum_main(a)
+        try:
+            return sum_main(a)
+        except ModuleNotFoundError as e:
+            # Dask and fsspec are the optional extra; without them say so,
+            # not a traceback.
+            if (e.name or "").split(".")[0] not in _EXTRA_MODULES:
+                raise
+            print(f"keccakx-cluster: {e.name} is not installed: "
+                  "pip install 'keccakx[dask]'", file=sys.stderr)
+            return 2
     return 2  # pragma: no cover - argparse requires a command
 
 
