@@ -32,7 +32,7 @@ bench-cpu: deps-rust bench-cpu-deps
 	    $(CARGO) build --release -p keccakx-bench -q $$features; }; \
 	fi; \
 	echo "bench-cpu: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	$(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
+	$(TIMED) $(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_JSON)
 
 # The same as on a CPU without AVX-512 (most desktop and laptop CPUs):
@@ -51,7 +51,7 @@ bench-cpu-no-avx512: deps-rust bench-cpu-deps
 	  $(CARGO) build --release -p keccakx-bench -q $$features; \
 	fi; \
 	echo "bench-cpu-no-avx512: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	$(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
+	$(TIMED) $(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_NO_AVX512_JSON)
 
 # Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
@@ -63,7 +63,7 @@ bench-memory: deps-rust
 	@command -v /usr/bin/time >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq time >/dev/null; }
 	$(CARGO) build --release -p keccakx-cli -q
-	$(PYTHON) bench/memory.py --keccakx target/release/keccakx
+	$(TIMED) $(PYTHON) bench/memory.py --keccakx target/release/keccakx
 
 # `keccakx sum` against the command-line hashers users have (b3sum, openssl
 # dgst, rhash, sha256sum, b2sum) and XKCP's K12 over a memory map
@@ -91,4 +91,4 @@ bench-cli: deps-rust bench-cpu-deps
 	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null ) \
 	    || echo "bench-cli: could not install$$need (rhash's row or the plot is skipped)"; \
 	fi
-	$(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)
+	$(TIMED) $(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)
