@@ -19,8 +19,11 @@ GPU_TOOLS ?= $(CURDIR)/target/gpu-tools
 # exactly for the NVRTC that wrote it.
 GPU_NVRTC_WHEEL ?= nvidia-cuda-nvrtc==13.5.37
 GPU_SASS_WHEEL ?= nvidia-cuda-cuobjdump==13.5.37
+# cuobjdump -sass runs nvdisasm, which it looks for beside itself.
+GPU_NVDISASM_WHEEL ?= nvidia-cuda-nvdisasm==13.5.37
 GPU_NVRTC_LIB = $(GPU_TOOLS)/nvrtc/nvidia/cu13/lib/libnvrtc.so.13
 GPU_CUOBJDUMP = $(GPU_TOOLS)/sass/nvidia/cu13/bin/cuobjdump
+GPU_NVDISASM = $(GPU_TOOLS)/sass/nvidia/cu13/bin/nvdisasm
 GPU_BENCH_STAMP := $(shell date +%Y%m%d)
 # The same workspace-wide feature set as test-rust, so nothing is rebuilt.
 GPU_CARGO_SEL := --workspace --exclude keccakx-py --exclude keccakx-bench
@@ -33,12 +36,12 @@ deps-gpu:
 		$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore --target $(GPU_TOOLS)/nvrtc '$(GPU_NVRTC_WHEEL)' && \
 		echo '$(GPU_NVRTC_WHEEL)' > $(GPU_TOOLS)/nvrtc/.wheel; }
 	@test -e $(GPU_NVRTC_LIB) || { echo "deps-gpu: $(GPU_NVRTC_LIB) is missing after the install"; exit 1; }
-	@test -x $(GPU_CUOBJDUMP) && grep -qxF '$(GPU_SASS_WHEEL)' $(GPU_TOOLS)/sass/.wheel 2>/dev/null || { \
-		echo "deps-gpu: installing cuobjdump ($(GPU_SASS_WHEEL), PyPI) into $(GPU_TOOLS)/sass"; \
+	@test -x $(GPU_CUOBJDUMP) && test -x $(GPU_NVDISASM) && grep -qxF '$(GPU_SASS_WHEEL) $(GPU_NVDISASM_WHEEL)' $(GPU_TOOLS)/sass/.wheel 2>/dev/null || { \
+		echo "deps-gpu: installing cuobjdump and nvdisasm ($(GPU_SASS_WHEEL) $(GPU_NVDISASM_WHEEL), PyPI) into $(GPU_TOOLS)/sass"; \
 		rm -rf $(GPU_TOOLS)/sass; \
-		$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore --target $(GPU_TOOLS)/sass '$(GPU_SASS_WHEEL)' && \
-		echo '$(GPU_SASS_WHEEL)' > $(GPU_TOOLS)/sass/.wheel; }
-	@test -x $(GPU_CUOBJDUMP) || { echo "deps-gpu: $(GPU_CUOBJDUMP) is missing after the install"; exit 1; }
+		$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore --target $(GPU_TOOLS)/sass '$(GPU_SASS_WHEEL)' '$(GPU_NVDISASM_WHEEL)' && \
+		echo '$(GPU_SASS_WHEEL) $(GPU_NVDISASM_WHEEL)' > $(GPU_TOOLS)/sass/.wheel; }
+	@test -x $(GPU_CUOBJDUMP) && test -x $(GPU_NVDISASM) || { echo "deps-gpu: $(GPU_CUOBJDUMP) or nvdisasm is missing after the install"; exit 1; }
 	@command -v g++ >/dev/null || { apt-get update -qq && apt-get -y -qq install g++ >/dev/null; }
 
 test-gpu: deps-gpu deps-rust
