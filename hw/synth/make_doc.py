@@ -4,11 +4,15 @@ Every figure in the tables comes from those files, except the published rows
 and the reference-core rows, which are quoted (sources named in the text)."""
 
 import json
-import statistics
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import asic  # noqa: E402
+import cores as registry  # noqa: E402
+
 ROOT = HERE.parent.parent
 RESULTS = HERE / "results"
 DOC = ROOT / "docs" / "hardware.md"
@@ -20,6 +24,8 @@ CORES = [  # name, label, cycles per block, latency, blocks in flight
     ("pipe", "pipelined (register inside the round)", 48, 48, 2),
     ("fold4ff", "slice-wise folded, FF=4, state in flip-flops", 96, 96, 1),
 ]
+for _name, _label, _cycles, *_ in CORES:
+    assert registry.get(_name).cycles == _cycles, f"{_name}: cycles differ from hw/cores.py"
 R256, R512 = 1088, 576
 # rho offsets r[x][y] of FIPS 202 (Table 2), indexed [5*y + x]: the folded core's
 # chain memories have widths 16 - r mod 16 and r mod 16 per lane
@@ -63,6 +69,17 @@ def liberty_dff_area():
 def fmax(res):
     e = res.get("ecp5") or {}
     return e.get("fmax_mhz_median") if e.get("runs") else None
+
+
+def asic_fmax(a):
+    return (a.get("timing") or {}).get("fmax_mhz")
+
+
+def crit_path(a):
+    c = (a.get("timing") or {}).get("critical_path") or {}
+    if not c:
+        return "n/a"
+    return f"`{c['start']}` → `{c['end']}`, {c['cells_on_path']} cells".replace("\\", "")
 
 
 def ecp5_sites(e):
@@ -152,8 +169,7 @@ def why_text(res, rb, rf, rff, tr, verdict):
              f"write decoders and read multiplexers ({fa['flip_flops']:,} flip-flops against "
              f"{ba['flip_flops']:,} for basic), so the LUT RAM folded core is "
              f"{fa['ge'] / ba['ge']:.2f}× the basic core's bare area while doing a quarter of "
-             f"its work per cycle (the throughput ratio here uses the ECP5 clocks; there is "
-             f"no ASIC timing).{ff_txt} The paper's saving needs memory that is cheaper per "
+             f"its work per cycle.{ff_txt} The paper's saving needs memory that is cheaper per "
              f"bit than a flip-flop with its multiplexer: LUT RAM on an FPGA, an SRAM or "
              f"register-file macro on an ASIC (not part of this open flow).\n")
     return "".join(o)
@@ -243,29 +259,26 @@ def main():
       "only (no place and route); **7-series LUTs** = LUT1–LUT6 plus the LUTs of LUT RAM and "
       "shift registers (RAM32M/RAM64M 4, RAM32X1D/RAM64X1D 2, RAM128X1D 4, SRL16E/SRLC32E "
       "1); flip-flops and CARRY4 are listed apart. "
-      "ASIC: Yosys `synth -flatten` (memories become flip-flops and multiplexers), "
-      "`dfflibmap` + `abc` to the OSU 0.18 µm standard cells "
-      "(Debian qflow-tech-osu018, `osu018_stdcells.lib`); **GE = total cell area / area of "
-      "NAND2X1** (24 units in that library); no layout, no wiring, no ASIC timing. "
+      "ASIC: " + asic.describe(tools, registry.DEFAULT_CLOCK_NS) + " "
       "The flow is deterministic: the same RTL gives the same files in `hw/synth/results` "
       "(run times aside, which this page does not use) and so this page byte for byte "
       "(checked by running it twice: Yosys 0.23 with ABC gives identical cell counts and "
       "netlists, nextpnr with one thread and a fixed seed an identical placement and "
       "report).\n\n")
     w("Throughput = r·f/L with r = 1088 bits (SHA3-256) or 576 bits (SHA3-512), f = ECP5 "
-      "fmax, L = cycles per block; for the pipelined core the aggregate of its two messages "
-      "in flight (2·r·f/48), and r·f/48 for a single message.\n\n")
+      "fmax or ASIC fmax, L = cycles per block; for the pipelined core the aggregate of its two "
+      "messages in flight (2·r·f/48), and r·f/48 for a single message.\n\n")
 
     rows = []
     w("### Wrapped cores (stream wrapper + core)\n\n")
     w("| core | L | ECP5 LUT4 sites (of which RAM) / FF, placed | ECP5 fmax MHz (seeds) | SHA3-256 Gbit/s | "
-      "SHA3-512 Gbit/s | 7-series LUT (of which RAM) / FF / CARRY4 | ASIC kGE | Mbit/s per ECP5 LUT4 site (SHA3-256) | "
-      "Mbit/s per 7-series LUT | Mbit/s per GE |\n")
-    w("|---|---|---|---|---|---|---|---|---|---|---|\n")
+      "SHA3-512 Gbit/s | 7-series LUT (of which RAM) / FF / CARRY4 | Mbit/s per ECP5 LUT4 site (SHA3-256) | "
+      "Mbit/s per 7-series LUT |\n")
+    w("|---|---|---|---|---|---|---|---|---|\n")
     for name, label, L, lat, inflight in CORES:
         r = res.get(name)
         if not r:
-            w(f"| {label} | {L} | not run | | | | | | | | |\n")
+            w(f"| {label} | {L} | not run | | | | | | |\n")
             continue
         f = fmax(r)
         e = r.get("ecp5") or {}
@@ -278,13 +291,28 @@ def main():
         ge = r["asic"]["ge"]
         per_lut4 = t256 * 1e3 / lut4 if t256 and lut4 else None
         per_xlut = t256 * 1e3 / x["lut"] if t256 else None
-        per_ge = t256 * 1e3 / ge if t256 else None
-        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"], lut4_ram))
+        a256 = tput(R256, asic_fmax(r["asic"]), L, inflight)
+        b256 = tput(R256, asic_fmax(r["bare_core"]["asic"]), L, inflight)
+        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"], lut4_ram, a256, b256))
         extra = f" ({fmt(tput(R256, f, 48), 2)} for one message)" if inflight == 2 else ""
         w(f"| {label} | {L} | {fmt(lut4)} ({fmt(lut4_ram)}) / {fmt(ff4)} | {fmt(f, 1)} ({seeds}) | "
           f"{fmt(t256, 2)}{extra} | {fmt(t512, 2)} | {x['lut']:,} ({x.get('lut_memory', 0):,}) / "
           f"{x['ff']:,} / {x['carry4']} | "
-          f"{ge / 1e3:,.1f} | {fmt(per_lut4, 3)} | {fmt(per_xlut, 3)} | {fmt(per_ge, 3)} |\n")
+          f"{fmt(per_lut4, 3)} | {fmt(per_xlut, 3)} |\n")
+    w("\n### ASIC (OSU 0.18 µm cells, OpenSTA)\n\n")
+    w("| core | L | wrapped kGE | wrapped MHz | wrapped SHA3-256 Gbit/s | Mbit/s per kGE | "
+      "bare core kGE | bare core MHz | bare core Gbit/s | Mbit/s per kGE | bare core critical path |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n")
+    for name, label, L, lat, inflight in CORES:
+        r = res.get(name)
+        if not r:
+            continue
+        a, b = r["asic"], r["bare_core"]["asic"]
+        ta = tput(R256, asic_fmax(a), L, inflight)
+        tb = tput(R256, asic_fmax(b), L, inflight)
+        w(f"| {label} | {L} | {a['ge'] / 1e3:,.1f} | {fmt(asic_fmax(a), 1)} | {fmt(ta, 2)} | "
+          f"{fmt(ta and ta * 1e6 / a['ge'], 1)} | {b['ge'] / 1e3:,.1f} | {fmt(asic_fmax(b), 1)} | "
+          f"{fmt(tb, 2)} | {fmt(tb and tb * 1e6 / b['ge'], 1)} | {crit_path(b)} |\n")
     w("\n### Bare cores (no wrapper; synthesis only, ports are block-wide)\n\n")
     w("| core | 7-series LUT (of which RAM) / FF | ASIC kGE | ASIC flip-flops | wrapper share of the wrapped ASIC area |\n|---|---|---|---|---|\n")
     for name, label, *_ in CORES:
@@ -299,7 +327,8 @@ def main():
 
     w("\n### Target: folded throughput per area relative to basic\n\n")
     w(f"The FPGA paper's folded/basic ratio of throughput per slice is 2.52 / 4.49 = "
-      f"{TARGET:.2f}. Ours, same flow for both cores (throughput from the ECP5 fmax):\n\n")
+      f"{TARGET:.2f}. Ours, same flow for both cores (FPGA areas with the ECP5 fmax, ASIC "
+      f"areas with the ASIC fmax):\n\n")
     rb = next((x for x in rows if x[0] == "basic"), None)
     rf = next((x for x in rows if x[0] == "fold4"), None)
     rff = next((x for x in rows if x[0] == "fold4ff"), None)
@@ -308,23 +337,29 @@ def main():
         w("| area measure | basic | " + " | ".join(
             f"folded ({n}): area, area ratio, throughput/area ratio" for n, _ in folds) + " |\n")
         w("|---|---|" + "---|" * len(folds) + "\n")
-        w("| throughput (SHA3-256, Gbit/s) and ratio to basic | " + f"{rb[2]:.2f} | " + " | ".join(
+        w("| throughput (SHA3-256, Gbit/s, ECP5 fmax) and ratio to basic | " + f"{rb[2]:.2f} | " + " | ".join(
             f"{x[2]:.2f} ({x[2] / rb[2]:.3f})" for _, x in folds) + " |\n")
-        def measures(x):
-            return [("ECP5 LUT4 sites, wrapped (placed)", x[3], "fpga"),
-                    ("7-series LUT, wrapped", x[4], "fpga"),
-                    ("ASIC GE, wrapped", x[5], "asic"),
-                    ("7-series LUT, bare core", x[6]["xilinx"]["lut"], "fpga"),
-                    ("ASIC GE, bare core", x[6]["asic"]["ge"], "asic")]
+        for col, what in ((8, "wrapped"), (9, "bare core")):
+            if rb[col] and all(x[col] for _, x in folds):
+                w(f"| throughput (SHA3-256, Gbit/s, ASIC fmax, {what}) and ratio to basic | "
+                  f"{rb[col]:.2f} | " + " | ".join(
+                      f"{x[col]:.2f} ({x[col] / rb[col]:.3f})" for _, x in folds) + " |\n")
+
+        def measures(x):  # label, area, kind, throughput (the same flow as the area)
+            return [("ECP5 LUT4 sites, wrapped (placed)", x[3], "fpga", x[2]),
+                    ("7-series LUT, wrapped", x[4], "fpga", x[2]),
+                    ("ASIC GE, wrapped (ASIC fmax)", x[5], "asic", x[8]),
+                    ("7-series LUT, bare core", x[6]["xilinx"]["lut"], "fpga", x[2]),
+                    ("ASIC GE, bare core (ASIC fmax)", x[6]["asic"]["ge"], "asic", x[9])]
         verdict = {}
-        for i, (label, ab, kind) in enumerate(measures(rb)):
+        for i, (label, ab, kind, tb) in enumerate(measures(rb)):
             cells = []
             for n, x in folds:
-                af = measures(x)[i][1]
-                if not ab or not af:
+                af, tf = measures(x)[i][1], measures(x)[i][3]
+                if not ab or not af or not tb or not tf:
                     cells.append("n/a")
                     continue
-                ratio = (x[2] / rb[2]) / (af / ab)
+                ratio = (tf / tb) / (af / ab)
                 ok = ratio >= TARGET
                 verdict.setdefault((n, kind), []).append(ok)
                 cells.append(f"{af:,}, {af / ab:.3f}, **{ratio:.2f}** ({'met' if ok else 'missed'})")
@@ -350,9 +385,9 @@ def main():
       "Virtex-5 (65 nm, 6-input LUTs, a slice = 4 LUT6 + 4 flip-flops, vendor place and route); "
       "we place and route on a Lattice ECP5 (40 nm, 4-input LUTs, open-source nextpnr timing "
       "model, slower fabric) and count Xilinx 7-series LUTs from synthesis only. The ASIC paper "
-      "used UMC 0.18 µm with a commercial flow and reported post-synthesis timing; our ASIC "
-      "figure is an area estimate only (Yosys/ABC mapping to the OSU 0.18 µm library, whose "
-      "cells are larger than a commercial library's; no timing, so no ASIC throughput). Our "
+      "used UMC 0.18 µm with a commercial flow and reported post-synthesis timing; ours is "
+      "Yosys/ABC mapping to the OSU 0.18 µm library (larger and slower cells than a commercial "
+      "library's) with OpenSTA timing before layout. Our "
       "cores also carry the stream wrapper with padding, which the papers left to software.\n\n")
 
     w("## Reproduce\n\n")

@@ -1,0 +1,116 @@
+"""The registry of hardware cores: one entry per core, read by the synthesis
+flow (hw/synth/run_synth.py), the document generators (hw/synth/make_doc.py,
+hw/synth/make_study.py) and the generic cocotb bench (hw/tb/test_stream_cores.py).
+
+Adding a core to the ASIC study is one `Core(...)` entry in STUDY below plus
+its RTL, its Python model and (optionally) its KATs: see hw/README.md.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HW = Path(__file__).resolve().parent
+RTL = HW / "rtl"
+
+# The clock constraint of the ASIC flow: the delay target handed to ABC
+# (`abc -D`) and the period of OpenSTA's clock. One value for every core
+# (the study compares cores under the same flow); fmax is measured from the
+# worst slack, so it does not depend on this value except through ABC's
+# mapping, which maps for minimum delay when the target is out of reach.
+DEFAULT_CLOCK_NS = 2.0
+
+KECCAK_SOURCES = (
+    "sha3_stream.v", "sha3_basic.v", "sha3_hs.v", "sha3_fold4.v", "sha3_pipe.v",
+    "sha3_fold4ff.v", "keccak_core_basic.v", "keccak_core_hs.v", "keccak_core_fold4.v",
+    "keccak_core_pipe.v", "keccak_core_fold4ff.v", "keccak_fold4_dp.v", "keccak_fold4ff_dp.v",
+    "keccak_rc.v", "keccak_round.v", "keccak_rpci.v", "keccak_theta.v", "keccak_consts.vh",
+)
+STREAM_SOURCES = ("hash_stream.v",)
+
+
+@dataclass(frozen=True)
+class Core:
+    """One synthesisable core.
+
+    name          results file hw/synth/results/<name>.json, test id
+    label         what the tables call it
+    algorithm     the function it computes (and which version)
+    top           the wrapped module (byte stream in, digest out)
+    bare          the core alone, block-wide ports (the paper's kind of module)
+    sources       hw/rtl files the two modules need (includes too)
+    block_bits    message bits per block (throughput = block_bits * f / cycles)
+    cycles        cycles per block of a long message (asserted by the tests)
+    params        Verilog parameters set on both modules (Yosys chparam)
+    clock_ns      the flow's clock constraint (see DEFAULT_CLOCK_NS)
+    fpga          also run the ECP5 / 7-series flow (docs/hardware.md)
+    paper         the row of the 2009 paper's Table 1 this core answers
+    version       "round 2" (what the paper built) or "final"
+    model         "module:function" in hw/tb/models: bytes -> digest
+    latency       cycles from taking the final block to out_valid
+    msg_gap       cycles between the final block of a message and the first
+                  block of the next one when they come back to back
+    digest_bytes  digest length
+    notes         one line on the architecture, for the study document
+    """
+    name: str
+    label: str
+    algorithm: str
+    top: str
+    bare: str
+    sources: tuple
+    block_bits: int
+    cycles: int
+    params: dict = field(default_factory=dict)
+    clock_ns: float = DEFAULT_CLOCK_NS
+    fpga: bool = False
+    paper: str = None
+    version: str = "round 2"
+    model: str = None
+    latency: int = None
+    msg_gap: int = None
+    digest_bytes: int = 32
+    notes: str = ""
+
+    def paths(self):
+        missing = [s for s in self.sources if not (RTL / s).exists()]
+        if missing:
+            raise FileNotFoundError(f"core {self.name}: no {', '.join(missing)} in hw/rtl")
+        return [RTL / s for s in self.sources]
+
+    def verilog_files(self):
+        return [p for p in self.paths() if p.suffix == ".v"]
+
+
+def _keccak(name, label, cycles, fpga_only_notes, paper=None):
+    return Core(name=name, label=label, algorithm="SHA-3 / SHAKE (Keccak-f[1600])",
+                top=f"sha3_{name}", bare=f"keccak_core_{name}", sources=KECCAK_SOURCES,
+                block_bits=1088, cycles=cycles, fpga=True, paper=paper, version="final",
+                notes=fpga_only_notes)
+
+
+# The Keccak cores of docs/hardware.md (FPGA and ASIC flow). Their stream
+# wrapper is sha3_stream.v (SHA-3/SHAKE padding, six functions); their bench
+# is hw/tb/sha3_bench.py. Throughput figures use r = 1088 (Keccak-256).
+KECCAK = [
+    _keccak("basic", "basic (1 round/cycle)", 24, "block XORed in front of the round"),
+    _keccak("hs", "high-speed (absorb + 1 round/cycle)", 25,
+            "one absorb cycle, then one round per cycle (the paper's architecture)",
+            paper="Keccak(-256)"),
+    _keccak("fold4", "slice-wise folded, FF=4, state in LUT RAM", 96, "16 slices per cycle"),
+    _keccak("pipe", "pipelined (register inside the round)", 48,
+            "two messages in flight (48 cycles per message)"),
+    _keccak("fold4ff", "slice-wise folded, FF=4, state in flip-flops", 96, "16 slices per cycle"),
+]
+
+# The cores of the 2009 ASIC study (docs/reproduction-asic-2009.md), each
+# behind hash_stream.v. Appended to by the study work (see hw/README.md).
+STUDY = []
+
+CORES = {c.name: c for c in KECCAK + STUDY}
+
+
+def get(name):
+    try:
+        return CORES[name]
+    except KeyError:
+        raise SystemExit(f"unknown core '{name}'; known: {', '.join(CORES)}") from None
