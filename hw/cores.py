@@ -104,7 +104,14 @@ KECCAK = [
 
 # The cores of the 2009 ASIC study (docs/reproduction-asic-2009.md), each
 # behind hash_stream.v. Appended to by the study work (see hw/README.md).
-STUDY = []
+STUDY = [
+    Core(name="sha256", label="SHA-256", algorithm="SHA-256 (FIPS 180-4)",
+         top="sha256_stream", bare="sha256_core",
+         sources=STREAM_SOURCES + ("sha256_stream.v", "sha256_core.v", "sha256_consts.vh"),
+         block_bits=512, cycles=66, latency=66, msg_gap=66, paper="SHA-256", version="final",
+         model="sha2:sha256",
+         notes="one round per cycle, no unrolling, generic adders; load, 64 rounds, add"),
+]
 
 CORES = {c.name: c for c in KECCAK + STUDY}
 

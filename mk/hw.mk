@@ -17,8 +17,11 @@ hw-lint:
 	@command -v verilator >/dev/null 2>&1 || apt-get install -y -qq verilator >/dev/null 2>&1 || true
 	$(PYTHON) hw/lint.py
 
+# The Keccak cores' bench (sha3_bench.py), the study cores' generic bench
+# (stream_bench.py), and the study models against their KATs.
 test-hw: deps-hw-sim hw-lint
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py
+	$(PYTHON) hw/rtl/gen_study_consts.py --check
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py test_stream_cores.py
 
 TEST_TARGETS += test-hw
 
