@@ -21,7 +21,7 @@ hw-lint:
 # (stream_bench.py), and the study models against their KATs.
 test-hw: deps-hw-sim hw-lint
 	$(PYTHON) hw/rtl/gen_study_consts.py --check
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py test_stream_cores.py
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_cores.py test_stream_cores.py
 
 TEST_TARGETS += test-hw
 
@@ -43,8 +43,10 @@ deps-hw-synth:
 hw: deps-hw-synth
 	$(PYTHON) hw/synth/run_synth.py
 	$(PYTHON) hw/synth/make_doc.py
+	$(PYTHON) hw/synth/make_study.py
 
 # The ASIC flow alone (keeps the FPGA results of unchanged RTL), then both documents.
 hw-asic: deps-hw-synth
 	$(PYTHON) hw/synth/run_synth.py --asic-only
 	$(PYTHON) hw/synth/make_doc.py
+	$(PYTHON) hw/synth/make_study.py

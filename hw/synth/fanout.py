@@ -61,22 +61,82 @@ def parse(text, outputs):
     return insts, sinks
 
 
-CONST_ASSIGN = re.compile(r"^\s*assign\s+[^;]*=\s*\d+'[bh][0-9a-fA-FxXzZ_]+\s*;\s*\n", re.M)
+DECL = re.compile(r"^\s*(?:wire|input|output|inout)\s+(?:\[(\d+):(\d+)\]\s+)?(\\\S+|\w+)\s*;", re.M)
+ASSIGN = re.compile(r"^\s*assign\s+(.*?)\s*=\s*(.*?)\s*;\s*\n", re.M | re.S)
+ITEM = re.compile(r"\s*(?:(\d+)'([bh])([0-9a-fA-FxXzZ_]+)|(\\\S+|[A-Za-z_][\w$]*)\s*"
+                  r"(?:\[(\d+)(?::(\d+))?\])?)\s*")
 
 
-def drop_constant_assigns(text):
-    """Yosys names constant bits of partly used wires in `assign {...} = n'b0`
-    lines; cell pins tied to a constant carry the constant themselves, so
-    these lines only name unused bits (and OpenSTA cannot read a
-    concatenation on the left of an assign)."""
-    text, n = CONST_ASSIGN.subn("", text)
-    if re.search(r"^\s*assign\s*\{", text, re.M):
-        raise SystemExit("fanout.py: an assign to a concatenation that is not a constant")
-    return text, n
+def declarations(text):
+    """{name: (msb, lsb) or None for a scalar}."""
+    return {m.group(3): (int(m.group(1)), int(m.group(2))) if m.group(1) else None
+            for m in DECL.finditer(text)}
+
+
+def bit_name(name, i):
+    if i is None:
+        return name + (" " if name.startswith("\\") else "")
+    return f"{name} [{i}]" if name.startswith("\\") else f"{name}[{i}]"
+
+
+def expand(sig, decls):
+    """A Yosys signal (name, bit or part select, constant, or a concatenation
+    of these) as a list of bits, most significant first: net names, or None
+    for a constant bit."""
+    sig = sig.strip()
+    items = sig[1:-1].split(",") if sig.startswith("{") else [sig]
+    bits = []
+    for item in items:
+        m = ITEM.fullmatch(item)
+        if not m:
+            raise SystemExit(f"fanout.py: cannot read the signal '{item.strip()}'")
+        if m.group(1):
+            width = int(m.group(1))
+            bits += [None] * width
+            continue
+        name = m.group(4)
+        if m.group(5) is not None:
+            hi = int(m.group(5))
+            lo = int(m.group(6)) if m.group(6) is not None else hi
+            rng = [hi] if hi == lo else list(range(hi, lo - 1, -1)) if hi > lo else list(range(hi, lo + 1))
+            bits += [bit_name(name, i) for i in rng]
+        else:
+            r = decls.get(name)
+            if r is None:
+                bits.append(bit_name(name, None))
+            else:
+                hi, lo = r
+                step = -1 if hi >= lo else 1
+                bits += [bit_name(name, i) for i in range(hi, lo + step, step)]
+    return bits
+
+
+def split_assigns(text):
+    """Yosys writes aliases of nets as `assign` lines, some of them on
+    concatenations (which OpenSTA cannot read) and some tying unused bits to
+    constants: rewrite them one bit per line and drop the constant ones (a
+    cell pin tied to a constant carries the constant itself)."""
+    decls = declarations(text)
+    dropped = 0
+
+    def one(m):
+        nonlocal dropped
+        lhs, rhs = expand(m.group(1), decls), expand(m.group(2), decls)
+        if len(lhs) != len(rhs) or None in lhs:
+            raise SystemExit(f"fanout.py: cannot split the assign '{m.group(0).strip()}'")
+        out = []
+        for a, b in zip(lhs, rhs):
+            if b is None:
+                dropped += 1
+            else:
+                out.append(f"  assign {a} = {b};\n")
+        return "".join(out)
+
+    return ASSIGN.sub(one, text), dropped
 
 
 def repair(text, outputs, max_fanout=10, buf=("BUFX4", "A", "Y"), clock="clk"):
-    text, const_assigns = drop_constant_assigns(text)
+    text, const_assigns = split_assigns(text)
     insts, sinks = parse(text, outputs)
     cell, a, y = buf
     new_wires, new_insts = [], []
@@ -129,7 +189,7 @@ def repair(text, outputs, max_fanout=10, buf=("BUFX4", "A", "Y"), clock="clk"):
     out = "".join(parts) + tail[:end] + decl + cells + tail[end:]
     return out, {"nets_repaired": nets, "buffers_added": len(new_insts),
                  "buffer_cell": cell, "max_fanout": max_fanout,
-                 "constant_assigns_dropped": const_assigns}
+                 "constant_bits_dropped": const_assigns}
 
 
 def main():
