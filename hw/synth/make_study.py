@@ -209,6 +209,23 @@ def main():
           f"{lat} | {fmt(b and b['ff'])}, {path_text(b and b['path'])} |\n")
     w("\n")
 
+    w("## Versions\n\n")
+    w("The paper built the round-two versions (its SIMD aside); each of our cores has the "
+      "round-three change as a parameter, and the final version is what `make test-hw` also "
+      "checks and what a user would take:\n\n")
+    w("| candidate | round two (the paper's) | final (round three) | parameter |\n"
+      "|---|---|---|---|\n"
+      "| BLAKE-32 / BLAKE-256 | 10 rounds | 14 rounds | `ROUNDS` |\n"
+      "| Grøstl-256 | original constants, Q shifted as P | new round constants for P and Q, "
+      "Q's ShiftBytes (1, 3, 5, 7, 0, 2, 4, 6) | `TWEAK` |\n"
+      "| JH-256 | 35.5 rounds (35 R8 and an S-box layer) | 42 rounds | `ROUND3` |\n"
+      "| Skein-256/512 | v1.2: key-schedule parity 0x5555555555555555 | v1.3: 0x1BD11BDAA9FC1A22 "
+      "| `FINAL` |\n\n")
+    w("Skein's rotation constants changed in round two (v1.1 to v1.2), so the paper's cores "
+      "(which include the round-two tweaks) already have the final ones; the round-three "
+      "change was the parity constant only. Keccak's round-two version (24 rounds, r = 1088 "
+      "for 256-bit digests) has the permutation of SHA-3; FIPS 202 changed only the padding, "
+      "which is the wrapper's.\n\n")
     w("## What differs from the paper's flow, and what does not\n\n")
     w("- Same: a high-speed core per candidate in the architecture its section describes, one "
       "synthesis flow and one library for all, figures after synthesis (no layout), area in "
