@@ -18,6 +18,13 @@
 //   LEN_BLOCKS         1: the field counts blocks (Groestl), 0: message bits
 //   LEN_OWN_BLOCK      1: the field's block holds no message byte (JH)
 //   LEN_OR_BYTE        ORed into the byte before the field (BLAKE-256: 0x01)
+// BLOCK_PER_CYCLE = 1 lets a beat (or a padding lane) be written in the cycle
+// the core takes the full block, so that a block of one beat can go to the
+// core every cycle (BMW-256, Hamsi-256); 0 (the default) waits a cycle after
+// each take. It puts the core's in_ready on the path to s_ready.
+// OUT_BEAT_BYTES is the width of the output stream (default BEAT_BYTES, at
+// most DIGEST_BYTES): a core that finishes a short message in fewer cycles
+// than the digest has input-width beats (Hamsi-256) sends it in wider beats.
 // BEAT_BYTES is a power of two, BLOCK_BYTES a multiple of it, and
 // LEN_BYTES + PAD_EN <= BLOCK_BYTES.
 // With no pad byte and no length field the message is zero-filled to a
@@ -42,7 +49,9 @@ module hash_stream #(
     parameter integer LEN_LE        = 0,
     parameter integer LEN_BLOCKS    = 0,
     parameter integer LEN_OWN_BLOCK = 0,
-    parameter [7:0]   LEN_OR_BYTE   = 8'h00
+    parameter [7:0]   LEN_OR_BYTE   = 8'h00,
+    parameter integer BLOCK_PER_CYCLE = 0,
+    parameter integer OUT_BEAT_BYTES = BEAT_BYTES
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -53,8 +62,8 @@ module hash_stream #(
     input  wire                      s_last,
     output wire                      m_valid,
     input  wire                      m_ready,
-    output wire [8*BEAT_BYTES-1:0]   m_data,
-    output wire [BEAT_BYTES-1:0]     m_keep,
+    output wire [8*OUT_BEAT_BYTES-1:0] m_data,
+    output wire [OUT_BEAT_BYTES-1:0] m_keep,
     output wire                      m_last,
     output wire                      core_in_valid,
     input  wire                      core_in_ready,
@@ -108,10 +117,13 @@ module hash_stream #(
     end
 
     wire empty_last = s_last & (nb == {NBW{1'b0}});
-    assign s_ready  = ~padding & ~bfull & (~bpend | empty_last);
+    // the buffer takes a lane: it is not full, or (BLOCK_PER_CYCLE) its full
+    // block goes to the core in this cycle
+    wire free       = ~bfull | ((BLOCK_PER_CYCLE != 0) & core_in_ready);
+    assign s_ready  = ~padding & free & (~bpend | empty_last);
     wire beat       = s_valid & s_ready & ~bpend;     // a beat written into the buffer
     wire pend_end   = s_valid & bpend;                 // the beat after a full block is visible
-    wire padw       = padding & ~bfull;                // a padding lane written
+    wire padw       = padding & free;                  // a padding lane written
 
     // where the message ends in the block (decided on its last beat)
     wire [OW-1:0] o        = {{(OW-LW){1'b0}}, widx} * BEAT_O + {{(OW-NBW){1'b0}}, nb};
@@ -178,10 +190,12 @@ module hash_stream #(
     generate
         for (gl = 0; gl < NL; gl = gl + 1) begin : g_buf
             always @(posedge clk) begin
-                if (rst | core_take)
+                if (rst)
                     buff[BW*gl +: BW] <= {BW{1'b0}};
                 else if (wr && widx == gl)
                     buff[BW*gl +: BW] <= wdata;
+                else if (core_take)
+                    buff[BW*gl +: BW] <= {BW{1'b0}};
             end
         end
     endgenerate
@@ -199,6 +213,11 @@ module hash_stream #(
             bmsg <= 1'b0; inmsg <= 1'b0; padding <= 1'b0; pad_due <= 1'b0; fin_cur <= 1'b0;
             lb_pend <= 1'b0; pos <= 64'd0; nblk <= 64'd0; lenv <= 64'd0;
         end else begin
+            // the block taken leaves; a lane written in the same cycle
+            // (BLOCK_PER_CYCLE) starts the next one, so its updates below win
+            if (core_take) begin
+                bfull <= 1'b0; bfirst <= 1'b0; blast <= 1'b0; bmsg <= 1'b0;
+            end
             if (beat) begin
                 pos <= pos_new;
                 if (!inmsg) begin
@@ -242,9 +261,6 @@ module hash_stream #(
                     widx <= widx + 1'b1;
                 end
             end
-            if (core_take) begin
-                bfull <= 1'b0; bfirst <= 1'b0; blast <= 1'b0; bmsg <= 1'b0;
-            end
         end
     end
 
@@ -256,10 +272,11 @@ module hash_stream #(
     assign core_in_nomsg = ~bmsg;
 
     // -------------------------------------------------------- output side
-    localparam integer DW = 8 * DIGEST_BYTES;
-    localparam integer CW = $clog2((DIGEST_BYTES > BEAT_BYTES ? DIGEST_BYTES : BEAT_BYTES) + 1);
+    localparam integer DW  = 8 * DIGEST_BYTES;
+    localparam integer OBW = 8 * OUT_BEAT_BYTES;
+    localparam integer CW  = $clog2((DIGEST_BYTES > OUT_BEAT_BYTES ? DIGEST_BYTES : OUT_BEAT_BYTES) + 1);
     localparam [CW-1:0] DIG_C  = DIGEST_BYTES[CW-1:0];
-    localparam [CW-1:0] BEAT_C = BEAT_BYTES[CW-1:0];
+    localparam [CW-1:0] BEAT_C = OUT_BEAT_BYTES[CW-1:0];
     reg  [DW-1:0] obuf;
     reg  [CW-1:0] oleft;          // digest bytes still to send
     reg           osend;
@@ -283,17 +300,17 @@ module hash_stream #(
         if (capture)
             obuf <= core_out_digest;
         else if (osend & m_ready)
-            obuf <= obuf >> BW;
+            obuf <= obuf >> OBW;
     end
 
-    reg [BEAT_BYTES-1:0] keep;
+    reg [OUT_BEAT_BYTES-1:0] keep;
     integer kb;
     always @(*) begin
-        for (kb = 0; kb < BEAT_BYTES; kb = kb + 1)
+        for (kb = 0; kb < OUT_BEAT_BYTES; kb = kb + 1)
             keep[kb] = (kb[CW-1:0] < oleft);
     end
     assign m_valid = osend;
-    assign m_data  = obuf[BW-1:0];
+    assign m_data  = obuf[OBW-1:0];
     assign m_keep  = keep;
     assign m_last  = osend & (oleft <= BEAT_C);
 endmodule
