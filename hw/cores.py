@@ -113,6 +113,19 @@ STUDY = [
          notes="one round per cycle, no unrolling, generic adders; load, 64 rounds, add"),
 ]
 
+# --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
+STUDY += [
+    Core(name="cubehash256", label="CubeHash16/32-256", algorithm="CubeHash16/32-256 (round two)",
+         top="cubehash_stream", bare="cubehash_core",
+         sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.v",
+                                   "cubehash_consts.vh"),
+         block_bits=256, cycles=8, latency=88, msg_gap=88, paper="CubeHash16/32-h",
+         model="cubehash:cubehash16_32_256",
+         notes="two rounds unrolled, generic adders; the block XORed in on the way into the first "
+               "two rounds; 80 cycles of final rounds; IV a constant"),
+]
+# --- end issue 27a ----------------------------------------------------------
+
 CORES = {c.name: c for c in KECCAK + STUDY}
 
 
