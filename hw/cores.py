@@ -117,12 +117,20 @@ STUDY = [
 STUDY += [
     Core(name="cubehash256", label="CubeHash16/32-256", algorithm="CubeHash16/32-256 (round two)",
          top="cubehash_stream", bare="cubehash_core",
-         sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.v",
+         sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.vh",
                                    "cubehash_consts.vh"),
          block_bits=256, cycles=8, latency=88, msg_gap=88, paper="CubeHash16/32-h",
          model="cubehash:cubehash16_32_256",
          notes="two rounds unrolled, generic adders; the block XORed in on the way into the first "
                "two rounds; 80 cycles of final rounds; IV a constant"),
+    Core(name="hamsi256", label="Hamsi-256", algorithm="Hamsi-256 (round two)",
+         top="hamsi_stream", bare="hamsi_core",
+         sources=STREAM_SOURCES + ("hamsi_stream.v", "hamsi_core.v", "hamsi_round.vh",
+                                   "hamsi_consts.vh"),
+         block_bits=32, cycles=1, latency=4, msg_gap=4, paper="Hamsi-256",
+         model="hamsi:hamsi256",
+         notes="three P/Pf rounds in series, S-boxes as logic from the table; one cycle per "
+               "32-bit block; the core adds the two length blocks (P, then Pf in two cycles)"),
 ]
 # --- end issue 27a ----------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // CubeHash16/32-256 core after the 2009 ASIC study's fastest variant: two
-// CubeHash rounds unrolled (two cubehash_round instances in series),
+// CubeHash rounds unrolled (cubehash_round.vh twice in series),
 // generic adders, the 1,024-bit state in one register. 8 cycles per
 // 32-byte block: the block is XORed into the state on the way into the
 // first two rounds, in the cycle it is taken, then 7 more cycles of two
@@ -29,6 +29,7 @@ module cubehash_core (
     input  wire          out_ack
 );
 `include "cubehash_consts.vh"
+`include "cubehash_round.vh"
 
     localparam [6:0] BLOCK_CYCLES = 7'd8;     // r / 2
     localparam [6:0] FINAL_CYCLES = 7'd80;    // 10r / 2
@@ -41,19 +42,23 @@ module cubehash_core (
     assign in_ready  = ~busy & (~hold | out_ack);
     assign out_valid = hold;
 
-    // the two rounds' input: the block XORed in (take), 1 XORed into x[31]
-    // (first final cycle), or the state
-    wire [1023:0] base  = (take && in_first) ? CUBEHASH_IV : x;
-    wire [1023:0] r_in  = take ? {base[1023:256], base[255:0] ^ in_block}
-                               : {x[1023:992] ^ {31'd0, fin & (cnt == 7'd0)}, x[991:0]};
-    wire [1023:0] r_mid, r_out;
-    cubehash_round u_r0 (.x(r_in),  .y(r_mid));
-    cubehash_round u_r1 (.x(r_mid), .y(r_out));
-
+    // the two rounds, written inside the clocked block (blocking
+    // temporaries) so that a simulator evaluates them once per clock; the
+    // input is the block XORed in (take), 1 XORed into x[31] (the first
+    // final cycle), or the state
+    /* verilator lint_off BLKSEQ */
+    reg  [1023:0] r;
     always @(posedge clk) begin
+        r = (take && in_first) ? CUBEHASH_IV : x;
+        if (take)
+            r[255:0] = r[255:0] ^ in_block;
+        else
+            r[992] = r[992] ^ (fin & (cnt == 7'd0));
+        r = cubehash_rnd(cubehash_rnd(r));
         if (take | busy)
-            x <= r_out;
+            x <= r;
     end
+    /* verilator lint_on BLKSEQ */
 
     always @(posedge clk) begin
         if (rst) begin

@@ -111,24 +111,17 @@ def cubehash_consts():
 
 
 def hamsi_consts():
-    # column masks of the expansion: output bit b (word b // 32, bit b % 32)
-    # is the parity of the message word ANDed with mask b (bit 31 - i of
-    # the word selects row i)
-    cols = []
-    for b in range(256):
-        mask = 0
-        for i, row in enumerate(hamsi.EXPAND_ROWS):
-            if row[b // 32] >> (b % 32) & 1:
-                mask |= 1 << (31 - i)
-        cols.append(mask)
     return (HDR
             + vector("HAMSI_IV", hamsi.IV, comment="Hamsi-256 initial chaining value c0..c7")
             + vector("HAMSI_ALPHA", hamsi.alpha256(hamsi.ALPHA_N),
                      comment="round constants of P, state order s0..s15")
             + vector("HAMSI_ALPHA_F", hamsi.alpha256(hamsi.ALPHA_F),
                      comment="round constants of Pf, state order s0..s15")
-            + vector("HAMSI_EXPAND_COLS", cols,
-                     comment="expansion: bit b of m0..m7 = ^(message word & mask b)")
+            + case_function("hamsi_expand_row", 256, 5,
+                            [sum(w << (32 * k) for k, w in enumerate(row))
+                             for row in hamsi.EXPAND_ROWS],
+                            "expansion: m0..m7 (m0 in bits 31:0) is the XOR of the rows i "
+                            "whose message bit 31 - i is set")
             + "// the S-box (Serpent S2); input bit 0 from s_i, bit 3 from s_i+12\n"
             + case_function("hamsi_sbox", 4, 4, hamsi.SBOX, "Hamsi S-box"))
 

@@ -22,6 +22,9 @@
 // the core takes the full block, so that a block of one beat can go to the
 // core every cycle (BMW-256, Hamsi-256); 0 (the default) waits a cycle after
 // each take. It puts the core's in_ready on the path to s_ready.
+// OUT_BEAT_BYTES is the width of the output stream (default BEAT_BYTES): a
+// core that finishes a short message in fewer cycles than the digest has
+// input-width beats (Hamsi-256) sends its digest in wider beats.
 // With no pad byte and no length field the message is zero-filled to a
 // block boundary (at least one block; a message that ends on a boundary gets
 // no extra block): the wrapper then hands a full block over only once it
@@ -45,7 +48,8 @@ module hash_stream #(
     parameter integer LEN_BLOCKS    = 0,
     parameter integer LEN_OWN_BLOCK = 0,
     parameter [7:0]   LEN_OR_BYTE   = 8'h00,
-    parameter integer BLOCK_PER_CYCLE = 0
+    parameter integer BLOCK_PER_CYCLE = 0,
+    parameter integer OUT_BEAT_BYTES = BEAT_BYTES
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -56,8 +60,8 @@ module hash_stream #(
     input  wire                      s_last,
     output wire                      m_valid,
     input  wire                      m_ready,
-    output wire [8*BEAT_BYTES-1:0]   m_data,
-    output wire [BEAT_BYTES-1:0]     m_keep,
+    output wire [8*OUT_BEAT_BYTES-1:0] m_data,
+    output wire [OUT_BEAT_BYTES-1:0] m_keep,
     output wire                      m_last,
     output wire                      core_in_valid,
     input  wire                      core_in_ready,
@@ -257,10 +261,11 @@ module hash_stream #(
     assign core_in_nomsg = ~bmsg;
 
     // -------------------------------------------------------- output side
-    localparam integer DW = 8 * DIGEST_BYTES;
-    localparam integer CW = $clog2((DIGEST_BYTES > BEAT_BYTES ? DIGEST_BYTES : BEAT_BYTES) + 1);
+    localparam integer DW  = 8 * DIGEST_BYTES;
+    localparam integer OBW = 8 * OUT_BEAT_BYTES;
+    localparam integer CW  = $clog2((DIGEST_BYTES > OUT_BEAT_BYTES ? DIGEST_BYTES : OUT_BEAT_BYTES) + 1);
     localparam [CW-1:0] DIG_C  = DIGEST_BYTES[CW-1:0];
-    localparam [CW-1:0] BEAT_C = BEAT_BYTES[CW-1:0];
+    localparam [CW-1:0] BEAT_C = OUT_BEAT_BYTES[CW-1:0];
     reg  [DW-1:0] obuf;
     reg  [CW-1:0] oleft;          // digest bytes still to send
     reg           osend;
@@ -284,17 +289,17 @@ module hash_stream #(
         if (capture)
             obuf <= core_out_digest;
         else if (osend & m_ready)
-            obuf <= obuf >> BW;
+            obuf <= obuf >> OBW;
     end
 
-    reg [BEAT_BYTES-1:0] keep;
+    reg [OUT_BEAT_BYTES-1:0] keep;
     integer kb;
     always @(*) begin
-        for (kb = 0; kb < BEAT_BYTES; kb = kb + 1)
+        for (kb = 0; kb < OUT_BEAT_BYTES; kb = kb + 1)
             keep[kb] = (kb[CW-1:0] < oleft);
     end
     assign m_valid = osend;
-    assign m_data  = obuf[BW-1:0];
+    assign m_data  = obuf[OBW-1:0];
     assign m_keep  = keep;
     assign m_last  = osend & (oleft <= BEAT_C);
 endmodule
