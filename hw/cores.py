@@ -115,6 +115,14 @@ STUDY = [
 
 # --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
 STUDY += [
+    Core(name="bmw256", label="BMW-256", algorithm="BMW-256 (Blue Midnight Wish, round two)",
+         top="bmw_stream", bare="bmw_core",
+         sources=STREAM_SOURCES + ("bmw_stream.v", "bmw_core.v", "bmw_compress.vh",
+                                   "bmw_consts.vh"),
+         block_bits=512, cycles=1, latency=2, msg_gap=2, paper="BMW-256",
+         model="bmw:bmw256",
+         notes="the whole compression function (f0, f1, f2) combinational, generic adders; one "
+               "cycle per block, one more for the final compression (same block, inputs muxed)"),
     Core(name="cubehash256", label="CubeHash16/32-256", algorithm="CubeHash16/32-256 (round two)",
          top="cubehash_stream", bare="cubehash_core",
          sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.vh",
