@@ -207,7 +207,9 @@ STUDY += [
          block_bits=256, cycles=8, latency=88, msg_gap=88, paper="CubeHash16/32-h",
          model="cubehash:cubehash16_32_256",
          notes="two rounds unrolled, generic adders; the block XORed in on the way into the first "
-               "two rounds; 80 cycles of final rounds; IV a constant"),
+               "two rounds; 80 cycles of final rounds. Differs: fixed r, b, h and the IV a "
+               "constant (the paper's core took r, b, h at run time and ran the 10r initial "
+               "rounds)"),
     Core(name="hamsi256", label="Hamsi-256", algorithm="Hamsi-256 (round two)",
          top="hamsi_stream", bare="hamsi_core",
          sources=STREAM_SOURCES + ("hamsi_stream.v", "hamsi_core.v", "hamsi_round.vh",
