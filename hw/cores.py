@@ -198,8 +198,10 @@ STUDY += [
                                    "bmw_consts.vh"),
          block_bits=512, cycles=1, latency=2, msg_gap=2, paper="BMW-256",
          model="bmw:bmw256",
-         notes="the whole compression function (f0, f1, f2) combinational, generic adders; one "
-               "cycle per block, one more for the final compression (same block, inputs muxed)"),
+         notes="the whole compression function (f0, f1, f2) combinational, generic adders (the "
+               "sums written as plain additions; Yosys builds carry-save trees from the "
+               "multi-operand ones); one cycle per block, one more for the final compression "
+               "(the same block, inputs multiplexed)"),
     Core(name="cubehash256", label="CubeHash16/32-256", algorithm="CubeHash16/32-256 (round two)",
          top="cubehash_stream", bare="cubehash_core",
          sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.vh",
