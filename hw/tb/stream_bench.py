@@ -189,13 +189,16 @@ async def test_lengths_backpressure(dut):
 
 @cocotb.test()
 async def test_random_back_to_back(dut):
-    """Random lengths back to back, light back-pressure."""
-    b = StreamBench(dut, seed=2, p_in=0.1, p_out=0.1)
+    """Random lengths back to back, light back-pressure (HW_LONG=n: n
+    messages up to 8 blocks long and a seed of their own, `make test-hw-long`)."""
+    long_count = int(os.environ.get("HW_LONG", "0"))
+    b = StreamBench(dut, seed=2 + long_count, p_in=0.1, p_out=0.1)
     await b.start()
-    count = 16
+    count = long_count or 16
+    top = 8 * BLOCK + 3 if long_count else 3 * BLOCK + 3
     for _ in range(count):
-        b.add(payload(b.rng, b.rng.randrange(0, 3 * BLOCK + 3)))
-    await b.run()
+        b.add(payload(b.rng, b.rng.randrange(0, top)))
+    await b.run(max_cycles=200000 + 2000 * count)
     assert b.done == count
 
 
