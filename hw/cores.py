@@ -78,7 +78,10 @@ class Core:
         return [RTL / s for s in self.sources]
 
     def verilog_files(self):
-        return [p for p in self.paths() if p.suffix == ".v"]
+        """The Verilog files, sorted by name: ABC's mapping depends on the
+        order Yosys reads them, so the order is fixed (and is the one the
+        flow used before the registry, which read every file of hw/rtl)."""
+        return sorted((p for p in self.paths() if p.suffix == ".v"), key=lambda p: p.name)
 
 
 def _keccak(name, label, cycles, fpga_only_notes, paper=None):
@@ -179,7 +182,8 @@ STUDY = [
          block_bits=512, cycles=37, latency=37, msg_gap=37, params={"ROUND3": 0},
          paper="JH-256", version="round 2", model="jh:jh256_r2",
          notes="one round R8 a cycle: 256 S-boxes on the grouped state, 64 for the next "
-               "round constant (R6); message XORs as the block is taken and in the last cycle"),
+               "round constant (R6); message XORs as the block is taken and in the last cycle: "
+               "1 + 35 + 1 = 37 cycles (the paper's schedule takes 39; it does not say how)"),
     Core(name="jh256", label="JH-256",
          algorithm="JH-256 (final, 42 rounds)",
          top="jh_stream", bare="jh_core",
