@@ -50,6 +50,9 @@ class Core:
     msg_gap       cycles between the final block of a message and the first
                   block of the next one when they come back to back
     digest_bytes  digest length
+    last_gap      cycles into the block that holds a message's last beat, where
+                  the wrapper (which holds that beat a cycle and writes it with
+                  the padding) is slower than the core; None: cycles
     notes         one line on the architecture, for the study document
     """
     name: str
@@ -70,6 +73,7 @@ class Core:
     msg_gap: int = None
     digest_bytes: int = 32
     notes: str = ""
+    last_gap: int = None
 
     def paths(self):
         missing = [s for s in self.sources if not (RTL / s).exists()]
@@ -200,7 +204,7 @@ STUDY += [
          top="bmw_stream", bare="bmw_core",
          sources=STREAM_SOURCES + ("bmw_stream.v", "bmw_core.v", "bmw_compress.vh",
                                    "bmw_consts.vh"),
-         block_bits=512, cycles=1, latency=2, msg_gap=2, paper="BMW-256",
+         block_bits=512, cycles=1, latency=2, msg_gap=2, last_gap=2, paper="BMW-256",
          model="bmw:bmw256",
          notes="the whole compression function (f0, f1, f2) combinational, generic adders (the "
                "sums written as plain additions; Yosys builds carry-save trees from the "
@@ -220,7 +224,7 @@ STUDY += [
          top="hamsi_stream", bare="hamsi_core",
          sources=STREAM_SOURCES + ("hamsi_stream.v", "hamsi_core.v", "hamsi_round.vh",
                                    "hamsi_consts.vh"),
-         block_bits=32, cycles=1, latency=4, msg_gap=4, paper="Hamsi-256",
+         block_bits=32, cycles=1, latency=4, msg_gap=4, last_gap=2, paper="Hamsi-256",
          model="hamsi:hamsi256",
          notes="three P/Pf rounds in series, S-boxes as logic from the table; one cycle per "
                "32-bit block; the core adds the two length blocks (P, then Pf in two cycles)"),
