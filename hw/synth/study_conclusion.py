@@ -189,7 +189,9 @@ def markdown(points, png_name=None):
       + "Our library and flow differ from the paper's, so absolute figures are not comparable: "
       "what can be compared is the order of the candidates and each one's ratio to the "
       "others'. A row *moves* when its rank among the measured rows changes by "
-      f"{MOVE} places or more.\n\n")
+      f"{MOVE} places or more. *Relative to the median ratio* divides a row's ours / paper "
+      "by the median of that ratio over the measured rows, which takes out the flows' overall "
+      "offset: above 1 a candidate does better here than the field, below 1 worse.\n\n")
     if png_name:
         w(f"![Area against throughput, the paper's Table 1 and ours]({png_name})\n\n")
         w(f"*`{png_name}` (made by `make hw` from the results JSON): area (kGE) against "
