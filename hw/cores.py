@@ -26,6 +26,7 @@ KECCAK_SOURCES = (
     "keccak_rc.v", "keccak_round.v", "keccak_rpci.v", "keccak_theta.v", "keccak_consts.vh",
 )
 STREAM_SOURCES = ("hash_stream.v",)
+WRAPPER_FILES = {"hash_stream.v", "sha3_stream.v"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,10 @@ class Core:
         if missing:
             raise FileNotFoundError(f"core {self.name}: no {', '.join(missing)} in hw/rtl")
         return [RTL / s for s in self.sources]
+
+    def bare_paths(self):
+        """The sources the bare core can depend on: all but the wrappers and the top."""
+        return [p for p in self.paths() if p.name not in WRAPPER_FILES and p.stem != self.top]
 
     def verilog_files(self):
         """The Verilog files, sorted by name: ABC's mapping depends on the

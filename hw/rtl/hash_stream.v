@@ -25,6 +25,8 @@
 // OUT_BEAT_BYTES is the width of the output stream (default BEAT_BYTES, at
 // most DIGEST_BYTES): a core that finishes a short message in fewer cycles
 // than the digest has input-width beats (Hamsi-256) sends it in wider beats.
+// BEAT_BYTES is a power of two, BLOCK_BYTES a multiple of it, and
+// LEN_BYTES + PAD_EN <= BLOCK_BYTES.
 // With no pad byte and no length field the message is zero-filled to a
 // block boundary (at least one block; a message that ends on a boundary gets
 // no extra block): the wrapper then hands a full block over only once it
@@ -128,9 +130,15 @@ module hash_stream #(
     wire          full_end = (o == BLOCK_O);
     wire          fits     = (o + TAIL_O <= BLOCK_O) &&
                              ((LEN_OWN_BLOCK == 0) || (o == {OW{1'b0}}));
-    wire [63:0]   pos_new  = (inmsg ? pos : 64'd0) + {{(64-NBW){1'b0}}, nb};
+    // The counters need no adder: beats before the last are full, so pos is a
+    // multiple of BEAT_BYTES (a power of two) until the last beat's bytes are
+    // ORed in; block counts only increment.
+    wire [63:0]   pos_base = inmsg ? pos : 64'd0;
+    wire [63:0]   pos_new  = (nb == BEAT_NB) ? pos_base + {{(64-NBW){1'b0}}, BEAT_NB}
+                                             : pos_base | {{(64-NBW){1'b0}}, nb};
+    wire [63:0]   nblk_base = inmsg ? nblk : 64'd0;
     wire [63:0]   len_calc = (LEN_BLOCKS != 0)
-                             ? (inmsg ? nblk : 64'd0) + 64'd1 + {63'd0, full_end | ~fits}
+                             ? ((full_end | ~fits) ? nblk_base + 64'd2 : nblk_base + 64'd1)
                              : {pos_new[60:0], 3'b000};
 
     // The last beat is held one cycle and written with the padding, so that
@@ -225,7 +233,7 @@ module hash_stream #(
                     fin_cur <= (NOPAD != 0) || (fits && !full_end);
                 end else if (widx == LAST_LANE) begin
                     widx <= {LW{1'b0}};
-                    nblk <= (inmsg ? nblk : 64'd0) + 64'd1;
+                    nblk <= nblk_base + 64'd1;
                     if (NOPAD != 0) bpend <= 1'b1; else bfull <= 1'b1;
                 end else begin
                     widx <= widx + 1'b1;

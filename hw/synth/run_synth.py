@@ -75,9 +75,15 @@ def rtl_digest(core):
     return digest(sorted(core.paths()), json.dumps(core.params, sort_keys=True))
 
 
+def bare_digest(core):
+    """The same over the files the bare core can depend on (not the wrapper)."""
+    return digest(sorted(core.bare_paths()), json.dumps(core.params, sort_keys=True))
+
+
 def flow_digest():
-    """SHA-256 over the flow's scripts."""
-    return digest([HERE / "run_synth.py"] + asic.FLOW_FILES)
+    """SHA-256 over the ASIC flow's scripts (the FPGA results are tied to the
+    RTL and the tool versions)."""
+    return digest(asic.FLOW_FILES)
 
 
 # 7-series LUT sites used by each memory / shift-register primitive (a RAM32M
@@ -198,6 +204,9 @@ def main():
     ap.add_argument("--no-pnr", action="store_true", help="skip nextpnr (synthesis only)")
     ap.add_argument("--asic-only", action="store_true",
                     help="redo the ASIC flow only; keep the FPGA results of the same RTL")
+    ap.add_argument("--keep-bare", action="store_true",
+                    help="keep the bare cores' ASIC results when their RTL and the ASIC flow "
+                         "are unchanged (a wrapper change redoes the wrapped tops only)")
     args = ap.parse_args()
     if not LIB.exists():
         raise SystemExit(f"missing {LIB}: run hw/synth/get_liberty.py")
@@ -230,7 +239,14 @@ def main():
         else:
             res["bare_core"] = {"module": core.bare}
         res["asic"] = asic.asic(core, core.top, wd, RTL, rel)
-        res["bare_core"]["asic"] = asic.asic(core, core.bare, wd, RTL, rel)
+        old_bare = (old or {}).get("bare_core", {})
+        if (args.keep_bare and old_bare.get("rtl_digest") == bare_digest(core)
+                and old.get("flow_digest") == flow
+                and old.get("tools", {}).get("yosys") == versions["yosys"]):
+            res["bare_core"]["asic"] = old_bare["asic"]
+        else:
+            res["bare_core"]["asic"] = asic.asic(core, core.bare, wd, RTL, rel)
+        res["bare_core"]["rtl_digest"] = bare_digest(core)
         if core.fpga and not args.no_pnr and not args.asic_only:
             res["ecp5"] = ecp5_synth(core, core.top, wd)
         results[core.name] = res
