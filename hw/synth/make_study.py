@@ -8,6 +8,7 @@ Every measured figure comes from the results files; every paper figure from
 paper2009.py. A core is added to this document by its registry entry and its
 results file alone (hw/README.md)."""
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -18,10 +19,12 @@ sys.path.insert(0, str(HERE))
 import asic  # noqa: E402
 import cores as registry  # noqa: E402
 import paper2009  # noqa: E402
+import study_conclusion as conclusion  # noqa: E402
 
 ROOT = HERE.parent.parent
 RESULTS = HERE / "results"
 DOC = ROOT / "docs" / "reproduction-asic-2009.md"
+PLOT = ROOT / "docs" / "asic-2009-area-throughput.png"
 # Table 1 rows that part 1 of the study (issue 26) builds; the others are
 # part 2 (issue 27).
 PART1 = {"BLAKE-32", "Grøstl-256", "JH-256", "Keccak(-256)", "Skein-256-256", "Skein-512-512",
@@ -78,6 +81,17 @@ def path_text(p):
 
 
 def main():
+    ap = argparse.ArgumentParser(description="Writes docs/reproduction-asic-2009.md (and its plot) "
+                                             "from hw/synth/results/*.json.")
+    ap.add_argument("--no-plot", action="store_true",
+                    help="leave the plot out (no matplotlib needed; `make hw` installs it)")
+    args = ap.parse_args()
+    if not args.no_plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise SystemExit("make_study.py: matplotlib is missing: `make hw` installs it "
+                             "(or pip install matplotlib), or pass --no-plot") from None
     measured = load()
     rows = primary(measured)
     tools = next((r["tools"] for _c, r in measured.values() if r), {})
@@ -149,39 +163,19 @@ def main():
               f"{fmt(m['gbps'], 3)} | {fmt(m['per_kge'], 1)} | {fmt(b and b['per_kge'], 1)} |\n")
         w("\n")
 
-    # ranking by throughput per area
-    w("## Ranking by throughput per area\n\n")
-    paper_rank = sorted(paper2009.TABLE1, key=lambda r: -r.gbps * 1e6 / r.ge)
-    ours = []
-    for name, (core, res) in rows.items():
-        if res is not None:
-            ours.append((name, measure(core, res, "bare")["per_kge"]))
-    ours = [x for x in ours if x[1] is not None]
-    ours.sort(key=lambda x: -x[1])
-    common = [r for r in paper_rank if r.name in dict(ours)]
-    w("| rank | the paper, all rows (Mbit/s per kGE) | the paper, the rows measured here | "
-      "ours, the same rows |\n|---|---|---|---|\n")
-    for i in range(len(paper_rank)):
-        a = paper_rank[i]
-        b = common[i] if i < len(common) else None
-        c = ours[i] if i < len(ours) else None
-        w(f"| {i + 1} | {a.name} ({a.gbps * 1e6 / a.ge:.1f}) | "
-          f"{f'{b.name} ({b.gbps * 1e6 / b.ge:.1f})' if b else ''} | "
-          f"{f'{c[0]} ({c[1]:.1f})' if c else ''} |\n")
-    w("\n")
-    if len(ours) >= 2:
-        lead = ours[0][1] / ours[1][1]
-        pk = [r for r in common]
-        plead = (pk[0].gbps / pk[0].ge) / (pk[1].gbps / pk[1].ge) if len(pk) >= 2 else None
-        same = [x[0] for x in ours] == [r.name for r in common]
-        w(f"**{ours[0][0]} leads ours by {lead:.2f}× over {ours[1][0]}** (throughput per area, "
-          f"bare cores)")
-        if plead:
-            w(f"; in the paper, over the same rows, {pk[0].name} leads by {plead:.2f}× over "
-              f"{pk[1].name}")
-        w(". The order of the measured rows is " + ("the paper's." if same else
-          "not the paper's: " + ", ".join(x[0] for x in ours) + " here against " +
-          ", ".join(r.name for r in common) + " there.") + "\n\n")
+    # the closing part: the conclusion re-examined and the plot (issue 27a)
+    points = []
+    for r in paper2009.TABLE1:
+        core, res = rows.get(r.name, (None, None))
+        m = measure(core, res, "bare") if res is not None else None
+        ok = m is not None and m["gbps"] is not None
+        points.append(conclusion.Point(r.name, r.gbps, r.ge, m["gbps"] if ok else None,
+                                       m["ge"] if ok else None, core.bare if ok else None))
+    png = None
+    if not args.no_plot:
+        png = conclusion.plot(points, PLOT)
+        print(f"wrote {png}")
+    w(conclusion.markdown(points, PLOT.name if png else None))
 
     # wrapped cores
     w("## Behind the stream wrapper\n\n")

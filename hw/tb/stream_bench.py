@@ -54,6 +54,7 @@ class StreamBench:
     def __init__(self, dut, seed, p_in=0.0, p_out=0.0):
         self.dut = dut
         self.width = len(dut.s_keep)
+        self.out_width = len(dut.m_keep)   # the output may be wider (hash_stream OUT_BEAT_BYTES)
         self.rng = random.Random(seed)
         self.p_in = p_in
         self.p_out = p_out
@@ -94,8 +95,9 @@ class StreamBench:
         self.s_fire = self.m_fire = False
         self.prev_out_valid = 0
 
-    def add(self, msg):
-        self.beats.extend(beats_of(msg, self.width, self.rng))
+    def add(self, msg, plain=False):
+        """Queues a message; `plain`: no empty last beat after full beats."""
+        self.beats.extend(beats_of(msg, self.width, None if plain else self.rng))
         self.expected.append((msg, MODEL(msg)))
 
     async def step(self):
@@ -106,8 +108,8 @@ class StreamBench:
             self.beats.pop(0)
         if self.m_fire:
             data, keep, last = self.m_beat
-            assert keep in [(1 << i) - 1 for i in range(self.width + 1)], f"bad m_keep {keep:#x}"
-            self.got += data.to_bytes(self.width, "little")[:bin(keep).count("1")]
+            assert keep in [(1 << i) - 1 for i in range(self.out_width + 1)], f"bad m_keep {keep:#x}"
+            self.got += data.to_bytes(self.out_width, "little")[:bin(keep).count("1")]
             if last:
                 assert self.expected, "digest with no message outstanding"
                 msg, want = self.expected.pop(0)
@@ -135,7 +137,8 @@ class StreamBench:
                            int(d.m_last.value))
         w = self.wrap
         if int(w.core_take.value):
-            self.takes.append((self.cycle, int(w.core_in_first.value), int(w.core_in_last.value)))
+            self.takes.append((self.cycle, int(w.core_in_first.value), int(w.core_in_last.value),
+                               int(w.core_in_nomsg.value)))
         ov = int(w.core_out_valid.value)
         if ov and not self.prev_out_valid:
             self.out_rise.append(self.cycle)
@@ -151,14 +154,25 @@ class StreamBench:
         assert not self.got, "trailing output bytes"
 
     def messages(self, takes):
-        """Split (cycle, first, last) takes into messages."""
+        """Split (cycle, first, last, nomsg) takes into messages of (cycle,
+        last, nomsg)."""
         msgs = []
-        for c, first, last in takes:
+        for c, first, last, nomsg in takes:
             if first:
                 msgs.append([])
             assert msgs, "a block before any first block"
-            msgs[-1].append((c, last))
+            msgs[-1].append((c, last, nomsg))
         return msgs
+
+
+def expected_gaps(msg):
+    """Cycles between the takes of a message's blocks: CORE.cycles, except
+    into the last block that carries message bytes, CORE.last_gap where the
+    wrapper (which holds a message's last beat a cycle and writes it with the
+    padding) is slower there than the core."""
+    last_data = max(i for i, blk in enumerate(msg) if not blk[2])
+    return [CORE.last_gap if (CORE.last_gap is not None and i + 1 == last_data) else CORE.cycles
+            for i in range(len(msg) - 1)]
 
 
 def lengths(rng):
@@ -188,13 +202,16 @@ async def test_lengths_backpressure(dut):
 
 @cocotb.test()
 async def test_random_back_to_back(dut):
-    """Random lengths back to back, light back-pressure."""
-    b = StreamBench(dut, seed=2, p_in=0.1, p_out=0.1)
+    """Random lengths back to back, light back-pressure (HW_LONG=n: n
+    messages up to 8 blocks long and a seed of their own, `make test-hw-long`)."""
+    long_count = int(os.environ.get("HW_LONG", "0"))
+    b = StreamBench(dut, seed=2 + long_count, p_in=0.1, p_out=0.1)
     await b.start()
-    count = 16
+    count = long_count or 16
+    top = 8 * BLOCK + 3 if long_count else 3 * BLOCK + 3
     for _ in range(count):
-        b.add(payload(b.rng, b.rng.randrange(0, 3 * BLOCK + 3)))
-    await b.run()
+        b.add(payload(b.rng, b.rng.randrange(0, top)))
+    await b.run(max_cycles=200000 + 2000 * count)
     assert b.done == count
 
 
@@ -209,14 +226,17 @@ async def test_reset_mid_message(dut):
     await b.reset(2)
     b.add(payload(b.rng, 5))
     b.p_out = 0.9
-    while not b.got:
+    done = b.done
+    # until the digest is partly out (or, with a one-beat digest, out)
+    while not b.got and b.done == done:
         await b.step()
     await b.reset(2)
     b.p_out = 0.0
+    done = b.done
     for n in (0, BLOCK, 2 * BLOCK + 3):
         b.add(payload(b.rng, n))
     await b.run()
-    assert b.done == 3
+    assert b.done - done == 3
 
 
 @cocotb.test()
@@ -224,12 +244,14 @@ async def test_cycle_counts(dut):
     """Cycles per block, latency of the final block, and back-to-back messages."""
     b = StreamBench(dut, seed=4)
     await b.start()
-    b.add(payload(b.rng, 6 * BLOCK - 5))
+    # at least six blocks from the wrapper, also for 4-byte blocks whose
+    # length padding the core adds itself (Hamsi, Fugue)
+    b.add(payload(b.rng, 6 * BLOCK - min(5, BLOCK // 2)), plain=True)
     await b.run()
     (msg,) = b.messages(b.takes)
-    assert len(msg) >= 6 and msg[-1][1] and not any(last for _c, last in msg[:-1]), msg
+    assert len(msg) >= 6 and msg[-1][1] and not any(blk[1] for blk in msg[:-1]), msg
     gaps = [y[0] - x[0] for x, y in zip(msg, msg[1:])]
-    assert gaps == [CORE.cycles] * len(gaps), f"cycles per block {gaps}, want {CORE.cycles}"
+    assert gaps == expected_gaps(msg), f"cycles per block {gaps}, want {expected_gaps(msg)}"
     lat = b.out_rise[-1] - msg[-1][0]
     assert lat == CORE.latency, f"latency {lat}, want {CORE.latency}"
     dut._log.info("%s: %d cycles per block, latency %d", CORE.name, CORE.cycles, lat)
@@ -238,14 +260,14 @@ async def test_cycle_counts(dut):
     b.takes.clear()
     n = 6
     for i in range(n):
-        b.add(payload(b.rng, BLOCK // 2 + i))
+        b.add(payload(b.rng, BLOCK // 2 + i), plain=True)
     first = b.cycle
     await b.run()
     msgs = b.messages(b.takes)
     assert len(msgs) == n
     for m in msgs:
         gaps = [y[0] - x[0] for x, y in zip(m, m[1:])]
-        assert gaps == [CORE.cycles] * len(gaps), f"cycles per block {gaps}"
+        assert gaps == expected_gaps(m), f"cycles per block {gaps}, want {expected_gaps(m)}"
     between = [nxt[0][0] - cur[-1][0] for cur, nxt in zip(msgs, msgs[1:])]
     assert between == [CORE.msg_gap] * (n - 1), f"message gaps {between}, want {CORE.msg_gap}"
     dut._log.info("%s: back-to-back messages every %.1f cycles (%d in %d cycles)", CORE.name,

@@ -17,6 +17,7 @@ ROOT = HERE.parent.parent
 VEC = ROOT / "tests" / "vectors"
 sys.path.insert(0, str(HERE))
 from models import blake, groestl, jh, sha2, skein  # noqa: E402
+from models import bmw, cubehash, hamsi  # noqa: E402  (issue 27a)
 
 # (KAT file under tests/vectors, model, digest bytes compared)
 KATS = [
@@ -37,6 +38,14 @@ KATS = [
     ("finalists/skein512_256.txt", skein.skein512_256),
     ("finalists/skein512_512.txt", skein.skein512_512),
     ("asic2009/sha256_fips180.txt", sha2.sha256),
+    # --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ---
+    ("asic2009/bmw256_r2_shortmsg.txt", bmw.bmw256),
+    ("asic2009/bmw256_r2_examples.txt", bmw.bmw256),
+    ("asic2009/cubehash16_32_256_r2_shortmsg.txt", cubehash.cubehash16_32_256),
+    ("asic2009/cubehash16_32_256_r2_examples.txt", cubehash.cubehash16_32_256),
+    ("asic2009/hamsi256_r2_shortmsg.txt", hamsi.hamsi256),
+    ("asic2009/hamsi256_r2_examples.txt", hamsi.hamsi256),
+    # --- end issue 27a ---
 ]
 # Entries longer than this (bytes) are checked every 8th only: the pure
 # Python Grøstl and JH models take tens of milliseconds a block.

@@ -1,6 +1,7 @@
 """pytest entry: builds every core of the ASIC study (hw/cores.py, STUDY)
 with Icarus Verilog and runs the generic cocotb bench stream_bench.py on it."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def test_core(name):
         hdl_toplevel=core.top,
         build_dir=build_dir,
         test_dir=HERE,
-        extra_env={"HASH_CORE": name},
+        extra_env={"HASH_CORE": name, "HW_LONG": os.environ.get("HW_LONG", "0")},
         results_xml=str(build_dir / "results.xml"),
     )
     tests, failed = get_results(results)
