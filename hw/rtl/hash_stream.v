@@ -18,6 +18,10 @@
 //   LEN_BLOCKS         1: the field counts blocks (Groestl), 0: message bits
 //   LEN_OWN_BLOCK      1: the field's block holds no message byte (JH)
 //   LEN_OR_BYTE        ORed into the byte before the field (BLAKE-256: 0x01)
+// BLOCK_PER_CYCLE = 1 lets a beat (or a padding lane) be written in the cycle
+// the core takes the full block, so that a block of one beat can go to the
+// core every cycle (BMW-256, Hamsi-256); 0 (the default) waits a cycle after
+// each take. It puts the core's in_ready on the path to s_ready.
 // With no pad byte and no length field the message is zero-filled to a
 // block boundary (at least one block; a message that ends on a boundary gets
 // no extra block): the wrapper then hands a full block over only once it
@@ -40,7 +44,8 @@ module hash_stream #(
     parameter integer LEN_LE        = 0,
     parameter integer LEN_BLOCKS    = 0,
     parameter integer LEN_OWN_BLOCK = 0,
-    parameter [7:0]   LEN_OR_BYTE   = 8'h00
+    parameter [7:0]   LEN_OR_BYTE   = 8'h00,
+    parameter integer BLOCK_PER_CYCLE = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -106,10 +111,13 @@ module hash_stream #(
     end
 
     wire empty_last = s_last & (nb == {NBW{1'b0}});
-    assign s_ready  = ~padding & ~bfull & (~bpend | empty_last);
+    // the buffer takes a lane: it is not full, or (BLOCK_PER_CYCLE) its full
+    // block goes to the core in this cycle
+    wire free       = ~bfull | ((BLOCK_PER_CYCLE != 0) & core_in_ready);
+    assign s_ready  = ~padding & free & (~bpend | empty_last);
     wire beat       = s_valid & s_ready & ~bpend;     // a beat written into the buffer
     wire pend_end   = s_valid & bpend;                 // the beat after a full block is visible
-    wire padw       = padding & ~bfull;                // a padding lane written
+    wire padw       = padding & free;                  // a padding lane written
     wire wr         = beat | padw;
 
     // where the message ends in the block (on its last beat)
@@ -162,10 +170,12 @@ module hash_stream #(
     generate
         for (gl = 0; gl < NL; gl = gl + 1) begin : g_buf
             always @(posedge clk) begin
-                if (rst | core_take)
+                if (rst)
                     buff[BW*gl +: BW] <= {BW{1'b0}};
                 else if (wr && widx == gl)
                     buff[BW*gl +: BW] <= wdata;
+                else if (core_take)
+                    buff[BW*gl +: BW] <= {BW{1'b0}};
             end
         end
     endgenerate
@@ -176,6 +186,11 @@ module hash_stream #(
             bmsg <= 1'b0; inmsg <= 1'b0; padding <= 1'b0; pad_due <= 1'b0; fin_cur <= 1'b0;
             pos <= 64'd0; nblk <= 64'd0; lenv <= 64'd0;
         end else begin
+            // the block taken leaves; a lane written in the same cycle
+            // (BLOCK_PER_CYCLE) starts the next one, so its updates below win
+            if (core_take) begin
+                bfull <= 1'b0; bfirst <= 1'b0; blast <= 1'b0; bmsg <= 1'b0;
+            end
             if (beat) begin
                 pos <= pos_new;
                 if (!inmsg) begin
@@ -230,9 +245,6 @@ module hash_stream #(
                 end else begin
                     widx <= widx + 1'b1;
                 end
-            end
-            if (core_take) begin
-                bfull <= 1'b0; bfirst <= 1'b0; blast <= 1'b0; bmsg <= 1'b0;
             end
         end
     end
