@@ -26,6 +26,9 @@ KECCAK_SOURCES = (
     "keccak_rc.v", "keccak_round.v", "keccak_rpci.v", "keccak_theta.v", "keccak_consts.vh",
 )
 STREAM_SOURCES = ("hash_stream.v",)
+# issue 27b: the AES pieces shared by ECHO, SHAvite-3 and Fugue
+AES_SBOX_SOURCES = ("aes_sbox.v", "aes_consts.vh")
+AES_ROUND_SOURCES = AES_SBOX_SOURCES + ("aes_mixcolumn.v", "aes_round.v")
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,17 @@ STUDY = [
          block_bits=512, cycles=66, latency=66, msg_gap=66, paper="SHA-256", version="final",
          model="sha2:sha256",
          notes="one round per cycle, no unrolling, generic adders; load, 64 rounds, add"),
+    # --- issue 27b: the AES-based candidates (one shared AES S-box / round, aes_round.v) ---
+    Core(name="fugue256", label="Fugue-256", algorithm="Fugue-256 (round 2)",
+         top="fugue_stream", bare="fugue_core",
+         sources=STREAM_SOURCES + AES_SBOX_SOURCES + ("fugue_stream.v", "fugue_core.v",
+                                                      "fugue_smix.v", "fugue_consts.vh"),
+         block_bits=32, cycles=2, latency=42, msg_gap=42, paper="Fugue-256",
+         model="fugue:fugue256",
+         notes="one sub-round (ROR3, CMIX, SMIX) per cycle, TIX in the first; one SMIX with "
+               "table S-boxes and the Super-Mix separate; 32-bit beats; length words and "
+               "final rounds G1/G2 in the core (40 cycles)"),
+    # --- end issue 27b ---
 ]
 
 CORES = {c.name: c for c in KECCAK + STUDY}

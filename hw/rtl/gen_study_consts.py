@@ -7,6 +7,14 @@ algorithm:
                      roots of the first 64 primes; H0: of the square roots of
                      the first 8 primes (FIPS 180-4, 4.2.2 and 5.3.3).
 
+  aes_consts.vh      (issue 27b) the AES S-box as a 256-entry case table (the
+                     "HW LUT" S-box of the 2009 study): inversion in GF(2^8)
+                     and the affine map of FIPS 197 5.1.1 (hw/tb/models/aes.py).
+  fugue_consts.vh    (issue 27b) Fugue-256's IV, derived: the state after TIX
+                     and the final rounds of the word 256 from the zero state.
+  shavite3_consts.vh (issue 27b) SHAvite-3-256's IV (the specification's table,
+                     hw/tb/models/shavite3.py).
+
 Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
 is not what this script would write (the hw tests run it).
 """
@@ -61,7 +69,41 @@ def sha256_consts():
             + f"localparam [255:0] SHA256_IV = 256'h{iv};\n")
 
 
-FILES = {"sha256_consts.vh": sha256_consts}
+# --- issue 27b: the AES-based candidates (constants from the models, one source) ---
+sys.path.insert(0, str(HERE.parent / "tb"))
+
+
+def aes_consts():
+    from models import aes
+    return HDR + case_function("aes_sbox_lut", 8, 8, aes.SBOX,
+                               "AES S-box (FIPS 197 5.1.1), as a look-up table")
+
+
+def fugue_consts():
+    from models import fugue
+    s = fugue.final(fugue.absorb([0] * fugue.WORDS, 256))
+    iv = [s[i] for i in (1, 2, 3, 4, 15, 16, 17, 18)]
+    assert tuple(iv) == fugue.IV256, "Fugue-256 IV derivation"
+    words = "".join(f"{w:08x}" for w in reversed(iv))
+    return (HDR + "// Fugue-256 IV: state words 22..29, word 22 in bits 31:0 (words big-endian\n"
+            + "// numbers; derived from the zero state and the word 256)\n"
+            + f"localparam [255:0] FUGUE256_IV = 256'h{words};\n")
+
+
+def shavite3_consts():
+    from models import shavite3
+    words = "".join(f"{w:08x}" for w in reversed(shavite3.IV256))
+    return (HDR + "// SHAvite-3-256 IV h0..h7, h0 in bits 31:0 (words little-endian in the byte stream)\n"
+            + f"localparam [255:0] SHAVITE3_256_IV = 256'h{words};\n")
+# --- end issue 27b ---
+
+
+FILES = {"sha256_consts.vh": sha256_consts,
+         # --- issue 27b ---
+         "aes_consts.vh": aes_consts, "fugue_consts.vh": fugue_consts,
+         "shavite3_consts.vh": shavite3_consts,
+         # --- end issue 27b ---
+         }
 
 
 def main():

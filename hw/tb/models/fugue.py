@@ -1,7 +1,8 @@
 """Fugue-256 from the Fugue specification (Halevi, Hall, Jutla; the round-two
-document of September 2009, no tweak; not the later "Fugue 2.0"). The state is 30 words of 32 bits; the message is
-read as big-endian 32-bit words, zero-filled to a whole word, followed by
-the message length in bits as a 64-bit big-endian number (two more words).
+document of September 2009, no tweak; not the later "Fugue 2.0"). The state
+is 30 words of 32 bits; the message is read as big-endian 32-bit words,
+zero-filled to a whole word, followed by the message length in bits as a
+64-bit big-endian number (two more words).
 Each word goes through TIX and two sub-rounds (ROR3, CMIX, SMIX); then the
 final rounds G1 (10 sub-rounds) and G2 (13 pairs of ROR15/ROR14 steps).
 SMIX works on words 0..3 as the columns of a 4x4 byte matrix, byte 0 (row
