@@ -124,6 +124,15 @@ STUDY = [
          notes="one sub-round (ROR3, CMIX, SMIX) per cycle, TIX in the first; one SMIX with "
                "table S-boxes and the Super-Mix separate; 32-bit beats; length words and "
                "final rounds G1/G2 in the core (40 cycles)"),
+    Core(name="shavite3_256", label="SHAvite-3-256", algorithm="SHAvite-3-256 (round 2)",
+         top="shavite3_stream", bare="shavite3_core",
+         sources=STREAM_SOURCES + AES_ROUND_SOURCES + ("shavite3_stream.v", "shavite3_core.v",
+                                                       "shavite3_consts.vh"),
+         block_bits=512, cycles=37, latency=37, msg_gap=37, paper="SHAvite-3_256",
+         model="shavite3:shavite3_256",
+         notes="one AES round per cycle for E^256 and one for the message expansion (the "
+               "paper's fastest variant), table S-boxes; load, 36 rounds; counter and digest "
+               "size in the core"),
     # --- end issue 27b ---
 ]
 
