@@ -124,6 +124,14 @@ STUDY = [
          notes="one sub-round (ROR3, CMIX, SMIX) per cycle, TIX in the first; one SMIX with "
                "table S-boxes and the Super-Mix separate; 32-bit beats; length words and "
                "final rounds G1/G2 in the core (40 cycles)"),
+    Core(name="echo256", label="ECHO-256", algorithm="ECHO-256 (round 2)",
+         top="echo_stream", bare="echo_core",
+         sources=STREAM_SOURCES + AES_ROUND_SOURCES + ("echo_stream.v", "echo_core.v"),
+         block_bits=1536, cycles=97, latency=97, msg_gap=97, paper="ECHO-256",
+         model="echo:echo256",
+         notes="four AES rounds (one column of words per cycle, 8 cycles per BIG.SubWords) "
+               "and 16 MixColumns units (4 cycles per BIG.ShiftRows/MixColumns), table "
+               "S-boxes; BIG.Final in the take cycle; counter and length field in the core"),
     Core(name="shavite3_256", label="SHAvite-3-256", algorithm="SHAvite-3-256 (round 2)",
          top="shavite3_stream", bare="shavite3_core",
          sources=STREAM_SOURCES + AES_ROUND_SOURCES + ("shavite3_stream.v", "shavite3_core.v",
