@@ -46,19 +46,18 @@ module fugue_core (
     reg  [32*W-1:0] st;                        // word i in bits 32i+31:32i
     reg  [63:0]     bits;                      // message length in bits
     reg  [5:0]      step;
-    reg             busy, hold, lastf, nomsgf;
+    reg             busy, hold, lastf;
     wire            take = in_valid & in_ready;
 
     assign in_ready  = ~busy & (~hold | out_ack);
     assign out_valid = hold;
 
     // ---------------------------------------------------- the step this cycle
-    wire in_g2   = busy && step >= STEP_G2;
-    wire g2b     = in_g2 & step[0];            // odd steps: S16, ROR14
-    wire len_tix = busy && (step == STEP_LEN || step == STEP_LEN + 6'd2);
-    wire tix_en  = (take & ~in_nomsg) | len_tix;
-    wire idle    = take ? in_nomsg : (busy && step == 6'd1 && nomsgf);
-    wire [31:0] tix_word = take ? bswap(in_block) : (step == STEP_LEN ? bits[63:32] : bits[31:0]);
+    // decoded a cycle ahead into flip-flops (off the SMIX input's path)
+    reg  in_g2, g2b, len_tix, len_hi, idle1;
+    wire tix_en   = (take & ~in_nomsg) | (busy & len_tix);
+    wire idle     = take ? in_nomsg : (busy & idle1);
+    wire [31:0] tix_word = take ? bswap(in_block) : (len_hi ? bits[63:32] : bits[31:0]);
 
     // the state a block starts from: the IV for the first block
     wire [32*W-1:0] iv_state = {FUGUE256_IV, {(32*(W-8)){1'b0}}};
@@ -107,20 +106,35 @@ module fugue_core (
         end
     end
 
+    // the flags of the step after this one (all 0 when the core is not busy then)
+    wire [5:0] step_nx = busy ? step + 6'd1 : 6'd1;
+    wire       ending  = (step == 6'd1 && !lastf) || step == STEP_END;
+    wire       busy_nx = busy ? ~ending : take;
     always @(posedge clk) begin
         if (rst) begin
-            busy <= 1'b0; hold <= 1'b0; lastf <= 1'b0; nomsgf <= 1'b0; step <= 6'd0;
+            in_g2 <= 1'b0; g2b <= 1'b0; len_tix <= 1'b0; len_hi <= 1'b0; idle1 <= 1'b0;
+        end else begin
+            in_g2   <= busy_nx && step_nx >= STEP_G2;
+            g2b     <= busy_nx && step_nx >= STEP_G2 && step_nx[0];
+            len_tix <= busy_nx && (step_nx == STEP_LEN || step_nx == STEP_LEN + 6'd2);
+            len_hi  <= busy_nx && step_nx == STEP_LEN;
+            idle1   <= busy_nx && step_nx == 6'd1 && in_nomsg;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            busy <= 1'b0; hold <= 1'b0; lastf <= 1'b0; step <= 6'd0;
         end else if (busy) begin
-            step <= step + 6'd1;
-            if ((step == 6'd1 && !lastf) || step == STEP_END) busy <= 1'b0;
+            step <= step_nx;
+            if (ending) busy <= 1'b0;
             if (step == STEP_END) hold <= 1'b1;
         end else begin
             if (out_ack) hold <= 1'b0;
             if (take) begin
                 busy   <= 1'b1;
-                step   <= 6'd1;
+                step   <= step_nx;
                 lastf  <= in_last;
-                nomsgf <= in_nomsg;
             end
         end
     end
