@@ -54,14 +54,16 @@ module fugue_core (
 
     // ---------------------------------------------------- the step this cycle
     // decoded a cycle ahead into flip-flops (off the SMIX input's path)
+    // (the datapath's selects use ~busy, not take: when the core is idle
+    // and takes nothing, the state keeps its value whatever they select)
     reg  in_g2, g2b, len_tix, len_hi, idle1;
-    wire tix_en   = (take & ~in_nomsg) | (busy & len_tix);
+    wire tix_en   = busy ? len_tix : ~in_nomsg;
     wire idle     = take ? in_nomsg : (busy & idle1);
-    wire [31:0] tix_word = take ? bswap(in_block) : (len_hi ? bits[63:32] : bits[31:0]);
+    wire [31:0] tix_word = busy ? (len_hi ? bits[63:32] : bits[31:0]) : bswap(in_block);
 
     // the state a block starts from: the IV for the first block
     wire [32*W-1:0] iv_state = {FUGUE256_IV, {(32*(W-8)){1'b0}}};
-    wire [32*W-1:0] src = (take & in_first) ? iv_state : st;
+    wire [32*W-1:0] src = (~busy & in_first) ? iv_state : st;
 
     // TIX, ROR3, CMIX (the sub-round before its SMIX); word i of a flat
     // state vector in bits 32i+31:32i
