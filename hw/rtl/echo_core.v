@@ -42,7 +42,11 @@ module echo_core (
     // word 4s + r of st: row r, slot s (slot = column while a row is in place)
     reg  [2047:0] st;
     reg  [511:0]  f;                // XOR of each row of the state the block started from
-    reg  [64:0]   kb;               // counter + 16 x round (keys of BIG.SubWords)
+    // the counter C of the block (C < 2^64, a multiple of 8): the key of
+    // word i in round k is C + 16k + i = C + t, t < 128, so it is
+    // {C[64:7] or C[64:7] + 1, (C[6:0] + t) mod 128}: no wide adder per word
+    reg  [57:0]   kh, kh1;          // C[64:7] and C[64:7] + 1
+    reg  [6:0]    kl;               // C[6:0]
     reg  [2:0]    k;                // BIG round
     reg  [3:0]    p;                // cycle in the round: 0..7 SubWords, 8..11 MixColumns
     reg           busy, hold, lastf;
@@ -59,7 +63,7 @@ module echo_core (
 
     // --------------------------------------------------- BIG.SubWords
     // row r rotated left by (-k r) mod 4: its word 0 in cycle q is column
-    // (q - k r) mod 4, key counter + 16k + 4 column + r
+    // (q - k r) mod 4, key C + 16k + 4 column + r
     wire         pass0 = ~p[3] & ~p[2];
     wire [511:0] aes_out;           // row r's AES output in bits 128r+127:128r
     genvar gr;
@@ -67,8 +71,8 @@ module echo_core (
         for (gr = 0; gr < 4; gr = gr + 1) begin : g_aes
             localparam [1:0] R = gr;
             wire [1:0]   col = p[1:0] - k[1:0] * R;
-            wire [64:0]  kappa = kb + {61'd0, col, R};
-            wire [127:0] key = pass0 ? {63'd0, kappa} : 128'd0;
+            wire [7:0]   lo = {1'b0, kl} + {1'b0, k, col, R};
+            wire [127:0] key = pass0 ? {63'd0, lo[7] ? kh1 : kh, lo[6:0]} : 128'd0;
             aes_round u_aes (.x(word(st, gr)), .key(key), .y(aes_out[128*gr +: 128]));
         end
     endgenerate
@@ -107,6 +111,21 @@ module echo_core (
 
     // the final block: digest size and bit length in its last 18 bytes
     wire [63:0]   bits = {in_count[60:0], 3'b000};
+    // C[64:7] + 1 at the take: a parallel-prefix incrementer (a ripple one
+    // would be the core's longest path)
+    function [57:0] inc;
+        input [57:0] v;
+        reg   [57:0] ones;      // ones[i]: bits 0..i-1 of v are all 1
+        integer b, d;
+        begin
+            ones = {v[56:0], 1'b1};
+            for (d = 1; d < 58; d = d * 2)
+                for (b = 57; b >= 0; b = b - 1)
+                    if (b >= d) ones[b] = ones[b] & ones[b - d];
+            inc = v ^ ones;
+        end
+    endfunction
+    wire [57:0]   ch = in_nomsg ? 58'd0 : {1'b0, bits[63:7]};
     wire [1535:0] blk = in_last ? {64'd0, bits, 16'h0100, in_block[8*174-1:0]} : in_block;
     reg  [511:0]  blk_rows;
     integer c;
@@ -121,8 +140,10 @@ module echo_core (
     always @(posedge clk) begin
         if (take) begin
             st <= {blk, v_in};
-            f  <= blk_rows;
-            kb <= in_nomsg ? 65'd0 : {1'b0, bits};
+            f   <= blk_rows;
+            kh  <= ch;
+            kh1 <= inc(ch);
+            kl  <= in_nomsg ? 7'd0 : bits[6:0];
         end else if (busy) begin
             if (!p[3]) begin
                 st <= {aes_out, st[2047:512]};
@@ -134,7 +155,6 @@ module echo_core (
                     if (sel3 == i[1:0]) st[128*(4*i + 3) +: 128] <= my3;
                 end
             end
-            if (p == 4'd11) kb <= kb + 65'd16;
         end
     end
 
