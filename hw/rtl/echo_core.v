@@ -109,23 +109,31 @@ module echo_core (
     localparam [127:0] IV_WORD = 128'd256;
     wire [511:0] v_in = in_first ? {4{IV_WORD}} : chain;
 
-    // the final block: digest size and bit length in its last 18 bytes
-    wire [63:0]   bits = {in_count[60:0], 3'b000};
-    // C[64:7] + 1 at the take: a parallel-prefix incrementer (a ripple one
-    // would be the core's longest path)
-    function [57:0] inc;
-        input [57:0] v;
-        reg   [57:0] ones;      // ones[i]: bits 0..i-1 of v are all 1
-        integer b, d;
-        begin
-            ones = {v[56:0], 1'b1};
-            for (d = 1; d < 58; d = d * 2)
-                for (b = 57; b >= 0; b = b - 1)
-                    if (b >= d) ones[b] = ones[b] & ones[b - d];
-            inc = v ^ ones;
+    wire [63:0]   bits = {in_count[60:0], 3'b000};   // message bits up to this block's end
+    // C[64:7] + 1 in two steps, so no long carry chain (the first synthesis,
+    // with one 58-bit incrementer at the take, had it as its longest path):
+    // at the take every 8-bit chunk + 1 and whether it is all ones; in the
+    // first round cycle each chunk takes its incremented value if all the
+    // chunks below it are all ones. No key needs kh1 before cycle 2 of
+    // round 0 (C[6:0] <= 120 and t < 8 before that).
+    reg  [63:0]   inc8;             // each 8-bit chunk of C[64:7], plus 1
+    reg  [7:0]    full8;            // chunk j of C[64:7] is all ones
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg  [63:0]   kh1_nx;           // bits 63:58 always 0 (C < 2^64)
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg           below;
+    wire [63:0]   kh64 = {6'd0, kh};
+    integer j;
+    always @(*) begin
+        below = 1'b1;
+        for (j = 0; j < 8; j = j + 1) begin
+            kh1_nx[8*j +: 8] = below ? inc8[8*j +: 8] : kh64[8*j +: 8];
+            below = below & full8[j];
         end
-    endfunction
+    end
     wire [57:0]   ch = in_nomsg ? 58'd0 : {1'b0, bits[63:7]};
+    wire [63:0]   ch64 = {6'd0, ch};
+    // the final block: digest size and bit length in its last 18 bytes
     wire [1535:0] blk = in_last ? {64'd0, bits, 16'h0100, in_block[8*174-1:0]} : in_block;
     reg  [511:0]  blk_rows;
     integer c;
@@ -142,9 +150,13 @@ module echo_core (
             st <= {blk, v_in};
             f   <= blk_rows;
             kh  <= ch;
-            kh1 <= inc(ch);
+            for (j = 0; j < 8; j = j + 1) begin
+                inc8[8*j +: 8] <= ch64[8*j +: 8] + 8'd1;
+                full8[j]       <= &ch64[8*j +: 8];
+            end
             kl  <= in_nomsg ? 7'd0 : bits[6:0];
         end else if (busy) begin
+            if (k == 3'd0 && p == 4'd0) kh1 <= kh1_nx[57:0];
             if (!p[3]) begin
                 st <= {aes_out, st[2047:512]};
             end else begin
