@@ -81,7 +81,10 @@ class Core:
         return [RTL / s for s in self.sources]
 
     def verilog_files(self):
-        return [p for p in self.paths() if p.suffix == ".v"]
+        """The Verilog files, sorted by name: ABC's mapping depends on the
+        order Yosys reads them, so the order is fixed (and is the one the
+        flow used before the registry, which read every file of hw/rtl)."""
+        return sorted((p for p in self.paths() if p.suffix == ".v"), key=lambda p: p.name)
 
 
 def _keccak(name, label, cycles, fpga_only_notes, paper=None):
@@ -114,7 +117,89 @@ STUDY = [
          block_bits=512, cycles=66, latency=66, msg_gap=66, paper="SHA-256", version="final",
          model="sha2:sha256",
          notes="one round per cycle, no unrolling, generic adders; load, 64 rounds, add"),
-    # --- issue 27b: the AES-based candidates (one shared AES S-box / round, aes_round.v) ---
+    Core(name="blake32", label="BLAKE-32", algorithm="BLAKE-32 (round two, 10 rounds)",
+         top="blake_stream", bare="blake_core",
+         sources=STREAM_SOURCES + ("blake_stream.v", "blake_core.v", "blake_consts.vh"),
+         block_bits=512, cycles=22, latency=22, msg_gap=22, params={"ROUNDS": 10},
+         paper="BLAKE-32", version="round 2", model="blake:blake32_r2",
+         notes="four G functions in parallel (a column or diagonal step per cycle), the "
+               "permutation table's output registered, finalisation one cycle later"),
+    Core(name="blake256", label="BLAKE-256", algorithm="BLAKE-256 (final, 14 rounds)",
+         top="blake_stream", bare="blake_core",
+         sources=STREAM_SOURCES + ("blake_stream.v", "blake_core.v", "blake_consts.vh"),
+         block_bits=512, cycles=30, latency=30, msg_gap=30, params={"ROUNDS": 14},
+         paper="BLAKE-32", version="final", model="blake:blake256",
+         notes="as blake32, 14 rounds"),
+    Core(name="skein256_256_r2", label="Skein-256-256 v1.2",
+         algorithm="Skein-256-256 (v1.2, round two)",
+         top="skein_stream", bare="skein_core",
+         sources=STREAM_SOURCES + ("skein_stream.v", "skein_core.v", "skein_consts.vh"),
+         block_bits=256, cycles=10, latency=20, msg_gap=20, params={"NW": 4, "FINAL": 0},
+         paper="Skein-256-256", version="round 2", model="skein:skein256_256_r2",
+         notes="eight Threefish rounds unrolled (fixed rotations), two subkeys a cycle; "
+               "the output transformation is a second UBI (10 cycles)"),
+    Core(name="skein256_256", label="Skein-256-256",
+         algorithm="Skein-256-256 (v1.3, final)",
+         top="skein_stream", bare="skein_core",
+         sources=STREAM_SOURCES + ("skein_stream.v", "skein_core.v", "skein_consts.vh"),
+         block_bits=256, cycles=10, latency=20, msg_gap=20, params={"NW": 4, "FINAL": 1},
+         paper="Skein-256-256", version="final", model="skein:skein256_256",
+         notes="eight Threefish rounds unrolled (fixed rotations), two subkeys a cycle; "
+               "the output transformation is a second UBI (10 cycles)"),
+    Core(name="skein512_256_r2", label="Skein-512-256 v1.2",
+         algorithm="Skein-512-256 (v1.2, round two)",
+         top="skein_stream", bare="skein_core",
+         sources=STREAM_SOURCES + ("skein_stream.v", "skein_core.v", "skein_consts.vh"),
+         block_bits=512, cycles=10, latency=20, msg_gap=20, params={"NW": 8, "FINAL": 0},
+         paper="Skein-512-512", version="round 2", model="skein:skein512_256_r2",
+         notes="eight Threefish rounds unrolled (fixed rotations), two subkeys a cycle; "
+               "the output transformation is a second UBI (10 cycles)"),
+    Core(name="skein512_256", label="Skein-512-256",
+         algorithm="Skein-512-256 (v1.3, final)",
+         top="skein_stream", bare="skein_core",
+         sources=STREAM_SOURCES + ("skein_stream.v", "skein_core.v", "skein_consts.vh"),
+         block_bits=512, cycles=10, latency=20, msg_gap=20, params={"NW": 8, "FINAL": 1},
+         paper="Skein-512-512", version="final", model="skein:skein512_256",
+         notes="eight Threefish rounds unrolled (fixed rotations), two subkeys a cycle; "
+               "the output transformation is a second UBI (10 cycles)"),
+    Core(name="groestl256_r2", label="Grøstl-256 (round two)",
+         algorithm="Grøstl-256 (round two)",
+         top="groestl_stream", bare="groestl_core",
+         sources=STREAM_SOURCES + ("groestl_stream.v", "groestl_core.v", "groestl_round.v", "groestl_consts.vh"),
+         block_bits=512, cycles=22, latency=42, msg_gap=43, params={"TWEAK": 0},
+         paper="Grøstl-256", version="round 2", model="groestl:groestl256_r2",
+         notes="one round unit shared by P and Q, two pipeline stages (S-boxes | MixBytes), "
+               "P and Q alternating; the output transformation P(h) ^ h through the same unit"),
+    Core(name="groestl256", label="Grøstl-256",
+         algorithm="Grøstl-256 (final, tweaked)",
+         top="groestl_stream", bare="groestl_core",
+         sources=STREAM_SOURCES + ("groestl_stream.v", "groestl_core.v", "groestl_round.v", "groestl_consts.vh"),
+         block_bits=512, cycles=22, latency=42, msg_gap=43, params={"TWEAK": 1},
+         paper="Grøstl-256", version="final", model="groestl:groestl256",
+         notes="one round unit shared by P and Q, two pipeline stages (S-boxes | MixBytes), "
+               "P and Q alternating; the output transformation P(h) ^ h through the same unit"),
+    Core(name="jh256_r2", label="JH-256 (35.5 rounds)",
+         algorithm="JH-256 (round two, 35.5 rounds)",
+         top="jh_stream", bare="jh_core",
+         sources=STREAM_SOURCES + ("jh_stream.v", "jh_core.v", "jh_round.v", "jh_consts.vh"),
+         block_bits=512, cycles=37, latency=37, msg_gap=37, params={"ROUND3": 0},
+         paper="JH-256", version="round 2", model="jh:jh256_r2",
+         notes="one round R8 a cycle: 256 S-boxes on the grouped state, 64 for the next "
+               "round constant (R6); message XORs as the block is taken and in the last cycle: "
+               "1 + 35 + 1 = 37 cycles (the paper's schedule takes 39; it does not say how)"),
+    Core(name="jh256", label="JH-256",
+         algorithm="JH-256 (final, 42 rounds)",
+         top="jh_stream", bare="jh_core",
+         sources=STREAM_SOURCES + ("jh_stream.v", "jh_core.v", "jh_round.v", "jh_consts.vh"),
+         block_bits=512, cycles=43, latency=43, msg_gap=43, params={"ROUND3": 1},
+         paper="JH-256", version="final", model="jh:jh256",
+         notes="one round R8 a cycle: 256 S-boxes on the grouped state, 64 for the next "
+               "round constant (R6); message XORs as the block is taken and in the last cycle"),
+]
+
+# --- issue 27b: ECHO-256, SHAvite-3-256, Fugue-256 (round two; the AES pieces
+# aes_sbox.v / aes_mixcolumn.v / aes_round.v shared) ----------------------
+STUDY += [
     Core(name="fugue256", label="Fugue-256", algorithm="Fugue-256 (round 2)",
          top="fugue_stream", bare="fugue_core",
          sources=STREAM_SOURCES + AES_SBOX_SOURCES + ("fugue_stream.v", "fugue_core.v",
@@ -145,8 +230,9 @@ STUDY = [
                "paper's fastest variant), table S-boxes; load, 36 rounds; salt 0; counter and "
                "digest size in the core; the specification's byte order in the AES state "
                "(see tests/vectors/asic2009/README.md)"),
-    # --- end issue 27b ---
 ]
+# --- end issue 27b ---------------------------------------------------------
+
 
 CORES = {c.name: c for c in KECCAK + STUDY}
 

@@ -1,7 +1,10 @@
 // Fugue-256 behind the generic byte-stream wrapper (hash_stream.v): 32-bit
 // beats in (one 4-byte block per beat), 32-byte digest out. The wrapper
 // zero-fills the last word (pad byte 0x00, no length field); the core adds
-// the length words and the final rounds (fugue_core.v).
+// the length words and the final rounds (fugue_core.v). BLOCK_PER_CYCLE: a
+// beat may enter in the cycle the core takes the block before, so the
+// wrapper's one-cycle hold of a message's last beat costs no cycle (every
+// block of a message is 2 cycles after the one before).
 `timescale 1ns/1ps
 module fugue_stream (
     input  wire        clk,
@@ -24,7 +27,7 @@ module fugue_stream (
 
     hash_stream #(
         .BLOCK_BYTES(4), .DIGEST_BYTES(32), .BEAT_BYTES(4),
-        .PAD_EN(1), .PAD_BYTE(8'h00), .LEN_BYTES(0)
+        .PAD_EN(1), .PAD_BYTE(8'h00), .LEN_BYTES(0), .BLOCK_PER_CYCLE(1)
     ) u_wrap (
         .clk(clk), .rst(rst),
         .s_valid(s_valid), .s_ready(s_ready), .s_data(s_data), .s_keep(s_keep), .s_last(s_last),

@@ -22,6 +22,9 @@
 // the core takes the full block, so that a block of one beat can go to the
 // core every cycle (BMW-256, Hamsi-256); 0 (the default) waits a cycle after
 // each take. It puts the core's in_ready on the path to s_ready.
+// OUT_BEAT_BYTES is the width of the output stream (default BEAT_BYTES, at
+// most DIGEST_BYTES): a core that finishes a short message in fewer cycles
+// than the digest has input-width beats (Hamsi-256) sends it in wider beats.
 // With no pad byte and no length field the message is zero-filled to a
 // block boundary (at least one block; a message that ends on a boundary gets
 // no extra block): the wrapper then hands a full block over only once it
@@ -45,7 +48,8 @@ module hash_stream #(
     parameter integer LEN_BLOCKS    = 0,
     parameter integer LEN_OWN_BLOCK = 0,
     parameter [7:0]   LEN_OR_BYTE   = 8'h00,
-    parameter integer BLOCK_PER_CYCLE = 0
+    parameter integer BLOCK_PER_CYCLE = 0,
+    parameter integer OUT_BEAT_BYTES = BEAT_BYTES
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -56,8 +60,8 @@ module hash_stream #(
     input  wire                      s_last,
     output wire                      m_valid,
     input  wire                      m_ready,
-    output wire [8*BEAT_BYTES-1:0]   m_data,
-    output wire [BEAT_BYTES-1:0]     m_keep,
+    output wire [8*OUT_BEAT_BYTES-1:0] m_data,
+    output wire [OUT_BEAT_BYTES-1:0] m_keep,
     output wire                      m_last,
     output wire                      core_in_valid,
     input  wire                      core_in_ready,
@@ -118,9 +122,8 @@ module hash_stream #(
     wire beat       = s_valid & s_ready & ~bpend;     // a beat written into the buffer
     wire pend_end   = s_valid & bpend;                 // the beat after a full block is visible
     wire padw       = padding & free;                  // a padding lane written
-    wire wr         = beat | padw;
 
-    // where the message ends in the block (on its last beat)
+    // where the message ends in the block (decided on its last beat)
     wire [OW-1:0] o        = {{(OW-LW){1'b0}}, widx} * BEAT_O + {{(OW-NBW){1'b0}}, nb};
     wire          full_end = (o == BLOCK_O);
     wire          fits     = (o + TAIL_O <= BLOCK_O) &&
@@ -129,8 +132,13 @@ module hash_stream #(
     wire [63:0]   len_calc = (LEN_BLOCKS != 0)
                              ? (inmsg ? nblk : 64'd0) + 64'd1 + {63'd0, full_end | ~fits}
                              : {pos_new[60:0], 3'b000};
-    wire          last_beat = beat & s_last;
-    wire [63:0]   len_now  = last_beat ? len_calc : lenv;
+
+    // The last beat is held one cycle and written with the padding, so that
+    // every lane written is a beat as it arrives or a function of registers
+    // only (no path from s_keep or the length counter into the buffer).
+    reg  [BW-1:0]  lb_data;
+    reg  [NBW-1:0] lb_nb;
+    reg            lb_pend;
 
     // the final block's tail: the length field and the byte before it
     reg  [8*BLOCK_BYTES-1:0] tail;
@@ -139,10 +147,10 @@ module hash_stream #(
         tail = {8*BLOCK_BYTES{1'b0}};
         for (t = 0; t < LEN_BYTES; t = t + 1) begin
             if (LEN_LE != 0) begin
-                if (t < 8) tail[8*(BLOCK_BYTES-LEN_BYTES+t) +: 8] = len_now[8*t +: 8];
+                if (t < 8) tail[8*(BLOCK_BYTES-LEN_BYTES+t) +: 8] = lenv[8*t +: 8];
             end else begin
                 if (LEN_BYTES - 1 - t < 8)
-                    tail[8*(BLOCK_BYTES-LEN_BYTES+t) +: 8] = len_now[8*(LEN_BYTES-1-t) +: 8];
+                    tail[8*(BLOCK_BYTES-LEN_BYTES+t) +: 8] = lenv[8*(LEN_BYTES-1-t) +: 8];
             end
         end
         if (LEN_BYTES < BLOCK_BYTES)
@@ -150,18 +158,22 @@ module hash_stream #(
     end
     wire [BW-1:0] tail_lane = tail[BW*widx +: BW];
 
-    // the lane written this cycle
-    wire          fin_now  = last_beat ? (fits & ~full_end) : (padw & fin_cur);
-    wire          pad_here = last_beat ? ((PAD_EN != 0) && (nb < BEAT_NB)) : (padw & pad_due);
-    wire [NBW-1:0] pad_pos = last_beat ? nb : {NBW{1'b0}};
+    // the lane written this cycle: a full beat, or a padding lane (the first
+    // of which carries the held last beat)
+    wire          wr       = (beat & ~s_last) | padw;
+    wire          pad_here = padw & (lb_pend ? ((PAD_EN != 0) && (lb_nb < BEAT_NB)) : pad_due);
+    wire [NBW-1:0] pad_pos = lb_pend ? lb_nb : {NBW{1'b0}};
     reg  [BW-1:0] wdata;
     integer b;
     always @(*) begin
         for (b = 0; b < BEAT_BYTES; b = b + 1) begin
-            wdata[8*b +: 8] = (beat && b < nb) ? s_data[8*b +: 8] : 8'h00;
+            if (beat)
+                wdata[8*b +: 8] = s_data[8*b +: 8];
+            else
+                wdata[8*b +: 8] = (lb_pend && b < lb_nb) ? lb_data[8*b +: 8] : 8'h00;
             if (pad_here && pad_pos == b[NBW-1:0]) wdata[8*b +: 8] = wdata[8*b +: 8] | PAD_BYTE;
         end
-        if (fin_now) wdata = wdata | tail_lane;
+        if (padw & fin_cur) wdata = wdata | tail_lane;
     end
 
     wire core_take = core_in_valid & core_in_ready;
@@ -181,10 +193,17 @@ module hash_stream #(
     endgenerate
 
     always @(posedge clk) begin
+        if (beat & s_last) begin
+            lb_data <= s_data;
+            lb_nb   <= nb;
+        end
+    end
+
+    always @(posedge clk) begin
         if (rst) begin
             widx <= {LW{1'b0}}; bfull <= 1'b0; bpend <= 1'b0; bfirst <= 1'b0; blast <= 1'b0;
             bmsg <= 1'b0; inmsg <= 1'b0; padding <= 1'b0; pad_due <= 1'b0; fin_cur <= 1'b0;
-            pos <= 64'd0; nblk <= 64'd0; lenv <= 64'd0;
+            lb_pend <= 1'b0; pos <= 64'd0; nblk <= 64'd0; lenv <= 64'd0;
         end else begin
             // the block taken leaves; a lane written in the same cycle
             // (BLOCK_PER_CYCLE) starts the next one, so its updates below win
@@ -199,25 +218,11 @@ module hash_stream #(
                     nblk   <= 64'd0;
                 end
                 if (nb != {NBW{1'b0}}) bmsg <= 1'b1;
-                if (s_last) begin
-                    lenv <= len_calc;
-                    if (NOPAD != 0) begin                 // zero fill: this block is final
-                        bfull <= 1'b1; blast <= 1'b1; inmsg <= 1'b0; widx <= {LW{1'b0}};
-                    end else if (full_end) begin          // padding goes into a new block
-                        bfull <= 1'b1; widx <= {LW{1'b0}}; nblk <= (inmsg ? nblk : 64'd0) + 64'd1;
-                        padding <= 1'b1; pad_due <= (PAD_EN != 0); fin_cur <= 1'b1;
-                    end else if (widx == LAST_LANE) begin // pad byte written in the last lane
-                        bfull <= 1'b1; widx <= {LW{1'b0}}; nblk <= (inmsg ? nblk : 64'd0) + 64'd1;
-                        if (fits) begin
-                            blast <= 1'b1; inmsg <= 1'b0;
-                        end else begin
-                            padding <= 1'b1; pad_due <= 1'b0; fin_cur <= 1'b1;
-                        end
-                    end else begin
-                        widx <= widx + 1'b1;
-                        padding <= 1'b1; pad_due <= (PAD_EN != 0) && (nb == BEAT_NB);
-                        fin_cur <= fits;
-                    end
+                if (s_last) begin                         // held, written with the padding
+                    lenv    <= len_calc;
+                    lb_pend <= 1'b1;
+                    padding <= 1'b1;
+                    fin_cur <= (NOPAD != 0) || (fits && !full_end);
                 end else if (widx == LAST_LANE) begin
                     widx <= {LW{1'b0}};
                     nblk <= (inmsg ? nblk : 64'd0) + 64'd1;
@@ -234,8 +239,10 @@ module hash_stream #(
                 end
             end
             if (padw) begin
-                pad_due <= 1'b0;
-                if (widx == LAST_LANE) begin
+                lb_pend <= 1'b0;
+                // a full last beat: the pad byte opens the next lane
+                pad_due <= lb_pend && (PAD_EN != 0) && (lb_nb == BEAT_NB);
+                if (widx == LAST_LANE || (lb_pend && NOPAD != 0)) begin   // block complete
                     bfull <= 1'b1; widx <= {LW{1'b0}}; nblk <= nblk + 64'd1;
                     if (fin_cur) begin
                         blast <= 1'b1; padding <= 1'b0; inmsg <= 1'b0;
@@ -257,10 +264,11 @@ module hash_stream #(
     assign core_in_nomsg = ~bmsg;
 
     // -------------------------------------------------------- output side
-    localparam integer DW = 8 * DIGEST_BYTES;
-    localparam integer CW = $clog2((DIGEST_BYTES > BEAT_BYTES ? DIGEST_BYTES : BEAT_BYTES) + 1);
+    localparam integer DW  = 8 * DIGEST_BYTES;
+    localparam integer OBW = 8 * OUT_BEAT_BYTES;
+    localparam integer CW  = $clog2((DIGEST_BYTES > OUT_BEAT_BYTES ? DIGEST_BYTES : OUT_BEAT_BYTES) + 1);
     localparam [CW-1:0] DIG_C  = DIGEST_BYTES[CW-1:0];
-    localparam [CW-1:0] BEAT_C = BEAT_BYTES[CW-1:0];
+    localparam [CW-1:0] BEAT_C = OUT_BEAT_BYTES[CW-1:0];
     reg  [DW-1:0] obuf;
     reg  [CW-1:0] oleft;          // digest bytes still to send
     reg           osend;
@@ -284,17 +292,17 @@ module hash_stream #(
         if (capture)
             obuf <= core_out_digest;
         else if (osend & m_ready)
-            obuf <= obuf >> BW;
+            obuf <= obuf >> OBW;
     end
 
-    reg [BEAT_BYTES-1:0] keep;
+    reg [OUT_BEAT_BYTES-1:0] keep;
     integer kb;
     always @(*) begin
-        for (kb = 0; kb < BEAT_BYTES; kb = kb + 1)
+        for (kb = 0; kb < OUT_BEAT_BYTES; kb = kb + 1)
             keep[kb] = (kb[CW-1:0] < oleft);
     end
     assign m_valid = osend;
-    assign m_data  = obuf[BW-1:0];
+    assign m_data  = obuf[OBW-1:0];
     assign m_keep  = keep;
     assign m_last  = osend & (oleft <= BEAT_C);
 endmodule

