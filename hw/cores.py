@@ -27,6 +27,9 @@ KECCAK_SOURCES = (
 )
 STREAM_SOURCES = ("hash_stream.v",)
 WRAPPER_FILES = {"hash_stream.v", "sha3_stream.v"}
+# issue 27b: the AES pieces shared by ECHO, SHAvite-3 and Fugue
+AES_SBOX_SOURCES = ("aes_sbox.v", "aes_consts.vh")
+AES_ROUND_SOURCES = AES_SBOX_SOURCES + ("aes_mixcolumn.v", "aes_round.v")
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,42 @@ STUDY += [
                "32-bit block; the core adds the two length blocks (P, then Pf in two cycles)"),
 ]
 # --- end issue 27a ----------------------------------------------------------
+# --- issue 27b: ECHO-256, SHAvite-3-256, Fugue-256 (round two; the AES pieces
+# aes_sbox.v / aes_mixcolumn.v / aes_round.v shared) ----------------------
+STUDY += [
+    Core(name="fugue256", label="Fugue-256", algorithm="Fugue-256 (round 2)",
+         top="fugue_stream", bare="fugue_core",
+         sources=STREAM_SOURCES + AES_SBOX_SOURCES + ("fugue_stream.v", "fugue_core.v",
+                                                      "fugue_smix.v", "fugue_consts.vh"),
+         block_bits=32, cycles=2, latency=42, msg_gap=42, paper="Fugue-256",
+         model="fugue:fugue256",
+         notes="one sub-round (ROR3, CMIX, SMIX) per cycle, TIX in the first, as in the "
+               "paper; one SMIX with table S-boxes and the Super-Mix separate; 32-bit beats; "
+               "length words and G1/G2 in the core (40 cycles); a message ending on a word "
+               "gets a block of padding only from the wrapper (2 idle cycles)"),
+    Core(name="echo256", label="ECHO-256", algorithm="ECHO-256 (round 2)",
+         top="echo_stream", bare="echo_core",
+         sources=STREAM_SOURCES + AES_ROUND_SOURCES + ("echo_stream.v", "echo_core.v"),
+         block_bits=1536, cycles=97, latency=97, msg_gap=97, paper="ECHO-256",
+         model="echo:echo256",
+         notes="four AES rounds and 16 MixColumns units as in the paper, table S-boxes; "
+               "the paper does not say how its four rounds are arranged: here one round on "
+               "each word of a column per cycle (rows rotate through the units, 8 cycles per "
+               "BIG.SubWords), MixColumns in place (4 cycles); BIG.Final in the take cycle; "
+               "salt 0; counter and length field in the core"),
+    Core(name="shavite3_256", label="SHAvite-3-256", algorithm="SHAvite-3-256 (round 2)",
+         top="shavite3_stream", bare="shavite3_core",
+         sources=STREAM_SOURCES + AES_ROUND_SOURCES + ("shavite3_stream.v", "shavite3_core.v",
+                                                       "shavite3_consts.vh"),
+         block_bits=512, cycles=37, latency=37, msg_gap=37, paper="SHAvite-3_256",
+         model="shavite3:shavite3_256",
+         notes="one AES round per cycle for E^256 and one for the message expansion (the "
+               "paper's fastest variant), table S-boxes; load, 36 rounds; salt 0; counter and "
+               "digest size in the core; the specification's byte order in the AES state "
+               "(see tests/vectors/asic2009/README.md)"),
+]
+# --- end issue 27b ---------------------------------------------------------
+
 
 CORES = {c.name: c for c in KECCAK + STUDY}
 

@@ -61,3 +61,11 @@ hw-asic: deps-hw-synth deps-hw-plot
 	$(PYTHON) hw/synth/run_synth.py --asic-only
 	$(PYTHON) hw/synth/make_doc.py
 	$(PYTHON) hw/synth/make_study.py
+
+# --- issue 27b: the AES-based cores' own cocotb test (hw/tb/aes_cores_bench.py:
+# the messages where their length fields stop fitting); part of test-hw.
+.PHONY: test-hw-aes
+test-hw-aes: deps-hw-sim
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_aes_cores.py
+test-hw: test-hw-aes
+# --- end issue 27b ---

@@ -24,6 +24,13 @@ algorithm:
                      hamsi.py): IVs, BMW's f0/f2 tables, CubeHash's state
                      after the initial rounds, Hamsi's expansion, constants
                      and S-box.
+  aes_consts.vh      (issue 27b) the AES S-box as a 256-entry case table (the
+                     "HW LUT" S-box of the 2009 study) for aes_sbox.v, shared
+                     by ECHO, SHAvite-3 and Fugue (hw/tb/models/aes.py).
+  fugue_consts.vh    (issue 27b) Fugue-256's IV, derived: the state after TIX
+                     and the final rounds of the word 256 from the zero state.
+  shavite3_consts.vh (issue 27b) SHAvite-3-256's IV (the specification's table,
+                     hw/tb/models/shavite3.py).
 
 Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
 is not what this script would write (the hw tests run it).
@@ -281,10 +288,40 @@ def jh_round():
     return "".join(o)
 
 
+# --- issue 27b: the AES-based candidates ---
+def aes_consts():
+    from models import aes
+    return HDR + case_function("aes_sbox_lut", 8, 8, aes.SBOX,
+                               "AES S-box (FIPS 197 5.1.1), as a look-up table")
+
+
+def fugue_consts():
+    from models import fugue
+    s = fugue.final(fugue.absorb([0] * fugue.WORDS, 256))
+    iv = [s[i] for i in (1, 2, 3, 4, 15, 16, 17, 18)]
+    assert tuple(iv) == fugue.IV256, "Fugue-256 IV derivation"
+    return HDR + words_param("FUGUE256_IV", 32, iv,
+                             "Fugue-256 IV: state words 22..29, word 22 in bits 31:0 (words "
+                             "big-endian numbers; derived from the zero state and the word 256)")
+
+
+def shavite3_consts():
+    from models import shavite3
+    return HDR + words_param("SHAVITE3_256_IV", 32, shavite3.IV256,
+                             "SHAvite-3-256 IV h0..h7, h0 in bits 31:0 (words little-endian "
+                             "in the byte stream)")
+# --- end issue 27b ---
+
+
 FILES = {"sha256_consts.vh": sha256_consts, "blake_consts.vh": blake_consts,
          "skein_consts.vh": skein_consts, "groestl_consts.vh": groestl_consts,
          "jh_consts.vh": jh_consts, "groestl_round.v": groestl_round,
-         "jh_round.v": jh_round}
+         "jh_round.v": jh_round,
+         # --- issue 27b ---
+         "aes_consts.vh": aes_consts, "fugue_consts.vh": fugue_consts,
+         "shavite3_consts.vh": shavite3_consts,
+         # --- end issue 27b ---
+         }
 
 
 # --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
