@@ -17,6 +17,7 @@ ROOT = HERE.parent.parent
 VEC = ROOT / "tests" / "vectors"
 sys.path.insert(0, str(HERE))
 from models import blake, groestl, jh, sha2, skein  # noqa: E402
+from models import luffa, shabal, simd  # noqa: E402  (issue 27c)
 
 # (KAT file under tests/vectors, model, digest bytes compared)
 KATS = [
@@ -37,6 +38,11 @@ KATS = [
     ("finalists/skein512_256.txt", skein.skein512_256),
     ("finalists/skein512_512.txt", skein.skein512_512),
     ("asic2009/sha256_fips180.txt", sha2.sha256),
+    # --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (round two) ---
+    ("asic2009/luffa256_r2_shortmsg.txt", luffa.luffa256),
+    ("asic2009/shabal256_shortmsg.txt", shabal.shabal256),
+    ("asic2009/simd256_r2_shortmsg.txt", simd.simd256),
+    # --- end issue 27c ---
 ]
 # Entries longer than this (bytes) are checked every 8th only: the pure
 # Python Grøstl and JH models take tens of milliseconds a block.
@@ -101,3 +107,27 @@ def test_final_against_crate(finalists_ref, name, model):
     assert len(want) == len(msgs)
     for m, w in zip(msgs, want):
         assert model(m).hex() == w, f"{name}: length {len(m)}"
+
+
+# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 ---
+def test_shabal_iv_from_definition():
+    """Shabal's IV: two rounds on the prefix words from the zero state."""
+    a, b, c = shabal.iv()
+    assert (a, b, c) == (shabal.IV_A, shabal.IV_B, shabal.IV_C)
+
+
+def test_simd_iv_from_definition():
+    """SIMD-256's IV: the compression of "SIMD-256 v1.1" from the zero state."""
+    assert simd.iv() == simd.IV
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_simd_ntt_decomposition(final):
+    """The expansion as the core computes it (twist + 8 x 8 FFT-8) equals
+    the definition (the NTT as a matrix product) on random blocks and the
+    all-0xff block."""
+    rng = random.Random(27 + final)
+    blocks = [bytes(rng.getrandbits(8) for _ in range(64)) for _ in range(6)] + [b"\xff" * 64]
+    for blk in blocks:
+        assert simd.ntt_fft(blk, final) == simd.ntt_direct(blk, final)
+# --- end issue 27c ---
