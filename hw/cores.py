@@ -111,6 +111,16 @@ STUDY = [
          block_bits=512, cycles=66, latency=66, msg_gap=66, paper="SHA-256", version="final",
          model="sha2:sha256",
          notes="one round per cycle, no unrolling, generic adders; load, 64 rounds, add"),
+    # --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (round two) ---
+    Core(name="luffa256", label="Luffa-256", algorithm="Luffa-256 (specification v2.0, round two)",
+         top="luffa_stream", bare="luffa_core",
+         sources=STREAM_SOURCES + ("luffa_stream.v", "luffa_core.v", "luffa_consts.vh"),
+         block_bits=256, cycles=9, latency=18, msg_gap=18, paper="Luffa-224/256",
+         model="luffa:luffa256",
+         notes="message injection in its own cycle, then one step of Q0, Q1, Q2 in parallel "
+               "per cycle (S-boxes as 4-bit tables, registered constants); the final block "
+               "is followed by the blank round in the core (9 more cycles)"),
+    # --- end issue 27c ---
 ]
 
 CORES = {c.name: c for c in KECCAK + STUDY}

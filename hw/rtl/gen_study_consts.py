@@ -7,6 +7,14 @@ algorithm:
                      roots of the first 64 primes; H0: of the square roots of
                      the first 8 primes (FIPS 180-4, 4.2.2 and 5.3.3).
 
+  luffa_consts.vh    Luffa-256 (round two): the IV V_0..V_2 and the step
+                     constants c0, c4 of Q_0..Q_2 (hw/tb/models/luffa.py).
+  shabal_consts.vh   Shabal-256: the IV A, B, C, computed from its definition
+                     (two rounds on the prefix words; hw/tb/models/shabal.py).
+  simd_consts.vh     SIMD-256 (v1.1): the IV (the compression of
+                     "SIMD-256 v1.1"), the twiddle factors of the expansion and
+                     the expanded-message word order (hw/tb/models/simd.py).
+
 Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
 is not what this script would write (the hw tests run it).
 """
@@ -61,7 +69,34 @@ def sha256_consts():
             + f"localparam [255:0] SHA256_IV = 256'h{iv};\n")
 
 
-FILES = {"sha256_consts.vh": sha256_consts}
+# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (constants from the models) ---
+sys.path.insert(0, str(HERE.parent / "tb"))
+
+
+def words_param(name, words, comment):
+    """A localparam of 32-bit words, word 0 in bits 31:0."""
+    bits = 32 * len(words)
+    hexs = "".join(f"{w:08x}" for w in reversed(words))
+    return f"// {comment}\nlocalparam [{bits - 1}:0] {name} = {bits}'h{hexs};\n"
+
+
+def luffa_consts():
+    from models import luffa
+    rc = []
+    for r in range(luffa.STEPS):
+        ws = []
+        for j in range(3):
+            ws += [luffa.RC0[j][r], luffa.RC4[j][r]]
+        rc.append(int("".join(f"{w:08x}" for w in reversed(ws)), 16))
+    return (HDR + words_param("LUFFA_IV", [w for v in luffa.IV for w in v],
+                              "Luffa IV: V_j word k in bits 256j+32k+31:256j+32k")
+            + case_function("luffa_rc", 192, 3, rc,
+                            "Luffa step constants of step r: {c4, c0} of Q_2, Q_1, Q_0 "
+                            "(c0 of Q_0 in bits 31:0, c4 of Q_0 in 63:32, ...)"))
+
+
+FILES = {"sha256_consts.vh": sha256_consts, "luffa_consts.vh": luffa_consts}
+# --- end issue 27c ---
 
 
 def main():
