@@ -120,6 +120,14 @@ STUDY = [
          notes="message injection in its own cycle, then one step of Q0, Q1, Q2 in parallel "
                "per cycle (S-boxes as 4-bit tables, registered constants); the final block "
                "is followed by the blank round in the core (9 more cycles)"),
+    Core(name="shabal256", label="Shabal-256", algorithm="Shabal-256 (submission; no round-two tweak)",
+         top="shabal_stream", bare="shabal_core",
+         sources=STREAM_SOURCES + ("shabal_stream.v", "shabal_core.v", "shabal_consts.vh"),
+         block_bits=512, cycles=50, latency=200, msg_gap=200, paper="Shabal-256",
+         model="shabal:shabal256",
+         notes="A, B, C, M as word shift registers, one step of P per cycle, generic adders; "
+               "an adding cycle before P and a subtracting one after (50 cycles); the three "
+               "final rounds in the core (150 more cycles); IV as a constant"),
     # --- end issue 27c ---
 ]
 

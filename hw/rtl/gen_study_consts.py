@@ -95,7 +95,16 @@ def luffa_consts():
                             "(c0 of Q_0 in bits 31:0, c4 of Q_0 in 63:32, ...)"))
 
 
-FILES = {"sha256_consts.vh": sha256_consts, "luffa_consts.vh": luffa_consts}
+def shabal_consts():
+    from models import shabal
+    a, b, c = shabal.iv()
+    return (HDR + words_param("SHABAL_IV_A", a, "Shabal-256 IV of A (word 0 in bits 31:0)")
+            + words_param("SHABAL_IV_B", b, "Shabal-256 IV of B")
+            + words_param("SHABAL_IV_C", c, "Shabal-256 IV of C"))
+
+
+FILES = {"sha256_consts.vh": sha256_consts, "luffa_consts.vh": luffa_consts,
+         "shabal_consts.vh": shabal_consts}
 # --- end issue 27c ---
 
 
