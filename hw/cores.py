@@ -128,6 +128,16 @@ STUDY = [
          notes="A, B, C, M as word shift registers, one step of P per cycle, generic adders; "
                "an adding cycle before P and a subtracting one after (50 cycles); the three "
                "final rounds in the core (150 more cycles); IV as a constant"),
+    Core(name="simd256", label="SIMD-256", algorithm="SIMD-256 (v1.1, round two)",
+         top="simd_stream", bare="simd_core",
+         sources=STREAM_SOURCES + ("simd_stream.v", "simd_core.v", "simd_fft8.v",
+                                   "simd_consts.vh"),
+         block_bits=512, cycles=36, latency=88, msg_gap=72, paper="SIMD-256",
+         model="simd:simd256",
+         notes="expansion with 16 FFT-8 units and 16 mod-257 multipliers (14 cycles, "
+               "overlapped with the previous block's compression), four Feistel ladders, "
+               "one step per cycle (32 + 4 steps); the final length block in the core; "
+               "round-two version (the paper built round one)"),
     # --- end issue 27c ---
 ]
 

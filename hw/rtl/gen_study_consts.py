@@ -103,8 +103,50 @@ def shabal_consts():
             + words_param("SHABAL_IV_C", c, "Shabal-256 IV of C"))
 
 
+def simd_consts():
+    from models import simd
+    out = [HDR, words_param("SIMD_IV", simd.iv(), "SIMD-256 v1.1 IV: A0..A3, B0..B3, C0..C3, "
+                            "D0..D3 (A0 in bits 31:0); the compression of \"SIMD-256 v1.1\"")]
+    out.append(case_function("simd_twist", 9, 6, [pow(simd.ALPHA, j, simd.P) for j in range(64)],
+                             "SIMD expansion, twisting layer: alpha^j mod 257 (alpha = 139)"))
+    out.append(case_function("simd_twiddle", 9, 6,
+                             [pow(46, (n >> 3) * (n & 7), simd.P) for n in range(64)],
+                             "SIMD expansion, 8 x 8 NTT64 twiddle of row b, column m1 "
+                             "(index 8b + m1): 46^(b m1) mod 257"))
+    # the step controls: {MAJ, ladder permutation p, r, s}
+    ctrl = []
+    for k in range(36):
+        fn, (r, s) = simd.step_rot(k)
+        ctrl.append((fn is simd.maj_fn) << 12 | ((k % 3) + 1) << 10 | r << 5 | s)
+    out.append(case_function("simd_ctrl", 13, 6, ctrl,
+                             "SIMD step k: {MAJ (else IF), p (ladder j reads R[j ^ p]), "
+                             "r (rotation of A), s (rotation of the sum)}"))
+    # the expanded-message words: for step k, ladder j, the (lo, hi) indices
+    # into y of its two 16-bit halves (simd.expanded_words)
+    lines = ["// SIMD step k < 32: the expanded values of its four words, ladder j's\n",
+             "// low half in bits 18j+8:18j, high half in bits 18j+17:18j+9; y[i] is\n",
+             "// bits 9i+8:9i of the flat 128 x 9-bit vector\n",
+             "function [71:0] simd_wsel;\n", "    input [1151:0] y;\n", "    input [4:0] k;\n",
+             "    case (k)\n"]
+    for k in range(32):
+        sb = simd.PERM[k]
+        if sb < 16:
+            idx = [(8 * sb + 2 * j, 8 * sb + 2 * j + 1) for j in range(4)]
+        elif sb < 24:
+            idx = [(8 * sb + 2 * j - 128, 8 * sb + 2 * j - 64) for j in range(4)]
+        else:
+            idx = [(8 * sb + 2 * j - 191, 8 * sb + 2 * j - 127) for j in range(4)]
+        parts = []
+        for lo, hi in reversed(idx):
+            parts += [f"y[{9 * hi + 8}:{9 * hi}]", f"y[{9 * lo + 8}:{9 * lo}]"]
+        lines.append(f"        5'd{k}: simd_wsel = {{{', '.join(parts)}}};\n")
+    lines += ["        default: simd_wsel = 72'h0;\n", "    endcase\n", "endfunction\n"]
+    out.append("".join(lines))
+    return "".join(out)
+
+
 FILES = {"sha256_consts.vh": sha256_consts, "luffa_consts.vh": luffa_consts,
-         "shabal_consts.vh": shabal_consts}
+         "shabal_consts.vh": shabal_consts, "simd_consts.vh": simd_consts}
 # --- end issue 27c ---
 
 
