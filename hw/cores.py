@@ -118,8 +118,9 @@ STUDY = [
          block_bits=256, cycles=9, latency=18, msg_gap=18, paper="Luffa-224/256",
          model="luffa:luffa256",
          notes="message injection in its own cycle, then one step of Q0, Q1, Q2 in parallel "
-               "per cycle (S-boxes as 4-bit tables, registered constants); the final block "
-               "is followed by the blank round in the core (9 more cycles)"),
+               "per cycle (S-boxes as 4-bit tables); the step constants from a table into a "
+               "register (the paper generates them on the fly, also registered); the final "
+               "block is followed by the blank round in the core (9 more cycles)"),
     Core(name="shabal256", label="Shabal-256", algorithm="Shabal-256 (submission; no round-two tweak)",
          top="shabal_stream", bare="shabal_core",
          sources=STREAM_SOURCES + ("shabal_stream.v", "shabal_core.v", "shabal_consts.vh"),
