@@ -59,15 +59,17 @@ module shabal_core (
     wire [31:0] anew = a3 ^ b[13] ^ (b[9] & ~b[6]) ^ m[0];
     wire [31:0] bnew = ~(rotl(b[0], 1) ^ anew);
 
-    // the adding cycle: a taken block, or a final round on the kept one
-    wire        first = take & in_first;
+    // the adding cycle: a taken block (the core idle), or a final round on
+    // the kept one (busy); the operands are chosen by registers only, so
+    // the handshake is not on the adders' path (it enables the write)
+    wire        first = ~busy & in_first;
     wire [63:0] wcur  = first ? 64'd1 : w;
     reg  [31:0] madd [0:15];
     reg  [31:0] badd [0:15];
     integer i;
     always @(*) begin
         for (i = 0; i < 16; i = i + 1) begin
-            madd[i] = take ? in_block[32*i +: 32] : m[i];
+            madd[i] = busy ? m[i] : in_block[32*i +: 32];
             badd[i] = rotl((first ? SHABAL_IV_B[32*i +: 32] : b[i]) + madd[i], 17);
         end
     end
