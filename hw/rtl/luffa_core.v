@@ -122,8 +122,10 @@ module luffa_core (
     assign in_ready  = ~busy & (~hold | out_ack);
     assign out_valid = hold;
 
-    // the message injection: its state input and its message input
-    wire         fresh  = take & in_first;
+    // the message injection: its state input and its message input, chosen
+    // by registers only (idle: a taken block; busy: the blank round's zero
+    // block), so that the handshake only enables the write
+    wire         fresh  = ~busy & in_first;
     wire [255:0] s0 = fresh ? LUFFA_IV[255:0]   : v0;
     wire [255:0] s1 = fresh ? LUFFA_IV[511:256] : v1;
     wire [255:0] s2 = fresh ? LUFFA_IV[767:512] : v2;
@@ -131,7 +133,7 @@ module luffa_core (
     integer i;
     always @(*) begin
         for (i = 0; i < 8; i = i + 1)
-            msg[32*i +: 32] = take ? bswap(in_block[32*i +: 32]) : 32'd0;
+            msg[32*i +: 32] = busy ? 32'd0 : bswap(in_block[32*i +: 32]);
     end
     wire [255:0] t   = mult2(s0 ^ s1 ^ s2);
     wire [255:0] m1  = mult2(msg);
