@@ -204,6 +204,35 @@ STUDY = [
          paper="JH-256", version="final", model="jh:jh256",
          notes="one round R8 a cycle: 256 S-boxes on the grouped state, 64 for the next "
                "round constant (R6); message XORs as the block is taken and in the last cycle"),
+    # --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (round two) ---
+    Core(name="luffa256", label="Luffa-256", algorithm="Luffa-256 (specification v2.0, round two)",
+         top="luffa_stream", bare="luffa_core",
+         sources=STREAM_SOURCES + ("luffa_stream.v", "luffa_core.v", "luffa_consts.vh"),
+         block_bits=256, cycles=9, latency=18, msg_gap=18, paper="Luffa-224/256",
+         model="luffa:luffa256",
+         notes="message injection in its own cycle, then one step of Q0, Q1, Q2 in parallel "
+               "per cycle (S-boxes as 4-bit tables); the step constants from a table into a "
+               "register (the paper generates them on the fly, also registered); the final "
+               "block is followed by the blank round in the core (9 more cycles)"),
+    Core(name="shabal256", label="Shabal-256", algorithm="Shabal-256 (submission; no round-two tweak)",
+         top="shabal_stream", bare="shabal_core",
+         sources=STREAM_SOURCES + ("shabal_stream.v", "shabal_core.v", "shabal_consts.vh"),
+         block_bits=512, cycles=50, latency=200, msg_gap=200, paper="Shabal-256",
+         model="shabal:shabal256",
+         notes="A, B, C, M as word shift registers, one step of P per cycle, generic adders; "
+               "an adding cycle before P and a subtracting one after (50 cycles); the three "
+               "final rounds in the core (150 more cycles); IV as a constant"),
+    Core(name="simd256", label="SIMD-256", algorithm="SIMD-256 (v1.1, round two)",
+         top="simd_stream", bare="simd_core",
+         sources=STREAM_SOURCES + ("simd_stream.v", "simd_core.v", "simd_fft8.v",
+                                   "simd_consts.vh"),
+         block_bits=512, cycles=36, latency=88, msg_gap=72, paper="SIMD-256",
+         model="simd:simd256",
+         notes="expansion with 16 FFT-8 units and 16 mod-257 multipliers (14 cycles, "
+               "overlapped with the previous block's compression), four Feistel ladders, "
+               "one step per cycle (32 + 4 steps); the final length block in the core; "
+               "round-two version (the paper built round one)"),
+    # --- end issue 27c ---
 ]
 
 # --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------

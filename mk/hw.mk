@@ -21,7 +21,7 @@ hw-lint:
 # (stream_bench.py), and the study models against their KATs.
 test-hw: deps-hw-sim hw-lint
 	$(PYTHON) hw/rtl/gen_study_consts.py --check
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py test_simd_core.py
 
 TEST_TARGETS += test-hw
 

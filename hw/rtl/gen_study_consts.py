@@ -32,6 +32,14 @@ algorithm:
   shavite3_consts.vh (issue 27b) SHAvite-3-256's IV (the specification's table,
                      hw/tb/models/shavite3.py).
 
+  luffa_consts.vh    Luffa-256 (round two): the IV V_0..V_2 and the step
+                     constants c0, c4 of Q_0..Q_2 (hw/tb/models/luffa.py).
+  shabal_consts.vh   Shabal-256: the IV A, B, C, computed from its definition
+                     (two rounds on the prefix words; hw/tb/models/shabal.py).
+  simd_consts.vh     SIMD-256 (v1.1): the IV (the compression of
+                     "SIMD-256 v1.1"), the twiddle factors of the expansion and
+                     the expanded-message word order (hw/tb/models/simd.py).
+
 Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
 is not what this script would write (the hw tests run it).
 """
@@ -383,6 +391,79 @@ def hamsi_consts():
 FILES.update({"bmw_consts.vh": bmw_consts, "cubehash_consts.vh": cubehash_consts,
               "hamsi_consts.vh": hamsi_consts})
 # --- end issue 27a ----------------------------------------------------------
+
+
+# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (constants from the models) ---
+
+
+def luffa_consts():
+    from models import luffa
+    rc = []
+    for r in range(luffa.STEPS):
+        ws = []
+        for j in range(3):
+            ws += [luffa.RC0[j][r], luffa.RC4[j][r]]
+        rc.append(int("".join(f"{w:08x}" for w in reversed(ws)), 16))
+    return (HDR + words_param("LUFFA_IV", 32, [w for v in luffa.IV for w in v],
+                              "Luffa IV: V_j word k in bits 256j+32k+31:256j+32k")
+            + case_function("luffa_rc", 192, 3, rc,
+                            "Luffa step constants of step r: {c4, c0} of Q_2, Q_1, Q_0 "
+                            "(c0 of Q_0 in bits 31:0, c4 of Q_0 in 63:32, ...)"))
+
+
+def shabal_consts():
+    from models import shabal
+    a, b, c = shabal.iv()
+    return (HDR + words_param("SHABAL_IV_A", 32, a, "Shabal-256 IV of A (word 0 in bits 31:0)")
+            + words_param("SHABAL_IV_B", 32, b, "Shabal-256 IV of B")
+            + words_param("SHABAL_IV_C", 32, c, "Shabal-256 IV of C"))
+
+
+def simd_consts():
+    from models import simd
+    out = [HDR, words_param("SIMD_IV", 32, simd.iv(), "SIMD-256 v1.1 IV: A0..A3, B0..B3, C0..C3, "
+                            "D0..D3 (A0 in bits 31:0); the compression of \"SIMD-256 v1.1\"")]
+    out.append(case_function("simd_twist", 9, 6, [pow(simd.ALPHA, j, simd.P) for j in range(64)],
+                             "SIMD expansion, twisting layer: alpha^j mod 257 (alpha = 139)"))
+    out.append(case_function("simd_twiddle", 9, 6,
+                             [pow(46, (n >> 3) * (n & 7), simd.P) for n in range(64)],
+                             "SIMD expansion, 8 x 8 NTT64 twiddle of row b, column m1 "
+                             "(index 8b + m1): 46^(b m1) mod 257"))
+    # the step controls: {MAJ, ladder permutation p, r, s}
+    ctrl = []
+    for k in range(36):
+        fn, (r, s) = simd.step_rot(k)
+        ctrl.append((fn is simd.maj_fn) << 12 | ((k % 3) + 1) << 10 | r << 5 | s)
+    out.append(case_function("simd_ctrl", 13, 6, ctrl,
+                             "SIMD step k: {MAJ (else IF), p (ladder j reads R[j ^ p]), "
+                             "r (rotation of A), s (rotation of the sum)}"))
+    # the expanded-message words: for step k, ladder j, the (lo, hi) indices
+    # into y of its two 16-bit halves (simd.expanded_words)
+    lines = ["// SIMD step k < 32: the expanded values of its four words, ladder j's\n",
+             "// low half in bits 18j+8:18j, high half in bits 18j+17:18j+9; y[i] is\n",
+             "// bits 9i+8:9i of the flat 128 x 9-bit vector\n",
+             "function [71:0] simd_wsel;\n", "    input [1151:0] y;\n", "    input [4:0] k;\n",
+             "    case (k)\n"]
+    for k in range(32):
+        sb = simd.PERM[k]
+        if sb < 16:
+            idx = [(8 * sb + 2 * j, 8 * sb + 2 * j + 1) for j in range(4)]
+        elif sb < 24:
+            idx = [(8 * sb + 2 * j - 128, 8 * sb + 2 * j - 64) for j in range(4)]
+        else:
+            idx = [(8 * sb + 2 * j - 191, 8 * sb + 2 * j - 127) for j in range(4)]
+        parts = []
+        for lo, hi in reversed(idx):
+            parts += [f"y[{9 * hi + 8}:{9 * hi}]", f"y[{9 * lo + 8}:{9 * lo}]"]
+        lines.append(f"        5'd{k}: simd_wsel = {{{', '.join(parts)}}};\n")
+    lines += ["        default: simd_wsel = 72'h0;\n", "    endcase\n", "endfunction\n"]
+    out.append("".join(lines))
+    return "".join(out)
+
+
+FILES.update({"luffa_consts.vh": luffa_consts, "shabal_consts.vh": shabal_consts,
+              "simd_consts.vh": simd_consts})
+# --- end issue 27c ---
 
 
 def main():

@@ -21,6 +21,7 @@ from models import bmw, cubehash, hamsi  # noqa: E402  (issue 27a)
 # --- issue 27b: the AES-based candidates ---
 from models import echo, fugue, shavite3  # noqa: E402
 # --- end issue 27b ---
+from models import luffa, shabal, simd  # noqa: E402  (issue 27c)
 
 # (KAT file under tests/vectors, model, digest bytes compared)
 KATS = [
@@ -56,6 +57,11 @@ KATS = [
     ("asic2009/fugue256_r2_shortmsg.txt", fugue.fugue256),
     ("asic2009/fugue256_r2_examples.txt", fugue.fugue256),
     # --- end issue 27b ---
+    # --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (round two) ---
+    ("asic2009/luffa256_r2_shortmsg.txt", luffa.luffa256),
+    ("asic2009/shabal256_shortmsg.txt", shabal.shabal256),
+    ("asic2009/simd256_r2_shortmsg.txt", simd.simd256),
+    # --- end issue 27c ---
 ]
 # Entries longer than this (bytes) are checked every 8th only: the pure
 # Python Grøstl and JH models take tens of milliseconds a block.
@@ -139,3 +145,25 @@ def test_aes_round_fips197():
     key = bytes.fromhex("a0fafe1788542cb123a339392a6c7605")
     assert aes.aes_round(state, key).hex() == "a49c7ff2689f352b6b5bea43026a5049"
 # --- end issue 27b ---
+# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 ---
+def test_shabal_iv_from_definition():
+    """Shabal's IV: two rounds on the prefix words from the zero state."""
+    a, b, c = shabal.iv()
+    assert (a, b, c) == (shabal.IV_A, shabal.IV_B, shabal.IV_C)
+
+
+def test_simd_iv_from_definition():
+    """SIMD-256's IV: the compression of "SIMD-256 v1.1" from the zero state."""
+    assert simd.iv() == simd.IV
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_simd_ntt_decomposition(final):
+    """The expansion as the core computes it (twist + 8 x 8 FFT-8) equals
+    the definition (the NTT as a matrix product) on random blocks and the
+    all-0xff block."""
+    rng = random.Random(27 + final)
+    blocks = [bytes(rng.getrandbits(8) for _ in range(64)) for _ in range(6)] + [b"\xff" * 64]
+    for blk in blocks:
+        assert simd.ntt_fft(blk, final) == simd.ntt_direct(blk, final)
+# --- end issue 27c ---
