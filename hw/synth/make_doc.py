@@ -465,8 +465,9 @@ def main():
       "`hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via `HW_JOBS`), then "
       "this page's generator `hw/synth/make_doc.py` and the study's `hw/synth/make_study.py`. "
       "This page is from the defaults (3 seeds; `HW_JOBS` changes the run time, not the "
-      "results). The FPGA runs take about 25 minutes on 2 cores, the ASIC flow one to a few "
-      "minutes per top module.\n")
+      "results). The FPGA runs take about 25 minutes on 2 cores, the ASIC flow half a minute "
+      "to fifteen minutes per top module (Grøstl's the longest; `yosys_s` in each results "
+      "file); `run_synth.py --keep-bare` redoes only the wrapped tops after a wrapper change.\n")
     w("- `make hw-asic`: the ASIC flow alone, keeping the FPGA results of unchanged RTL.\n")
     w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
     digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
