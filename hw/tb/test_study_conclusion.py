@@ -100,3 +100,37 @@ def test_plot(tmp_path, count):
     out = tmp_path / "p.png"
     sc.plot(points(set(ALL[:count])), out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20000
+
+
+def test_adder_note():
+    """make_study's note on the adder rows: the medians of our clock over the
+    paper's per group, and the adder rows that move down; nothing while a
+    group has fewer than two measured rows."""
+    sys.path.insert(0, str(HERE.parent))
+    import cores as registry
+    import make_study as ms
+    by_row = {c: core for c, (core, _res) in
+              ms.primary({c.name: (c, None) for c in registry.KECCAK + registry.STUDY
+                          if c.paper}).items()}
+    table = {r.name: r for r in paper2009.TABLE1}
+    assert set(by_row) == set(table)
+
+    def rows_at(factor, names):
+        rows = {}
+        for n in names:
+            r, c = table[n], by_row[n]
+            mhz = r.mhz * factor(n) * r.cycles / c.cycles * r.block_bits / c.block_bits
+            rows[n] = (c, {"bare_core": {"asic": {"ge": r.ge, "timing": {
+                "fmax_mhz": mhz, "critical_path": {"cells_on_path": 10}}}}})
+        return rows
+
+    def half_adders(n):
+        return 0.5 if n in ms.ADDER_ROWS else 1.0
+
+    rows = rows_at(half_adders, ALL)
+    pts = [sc.Point(n, table[n].gbps, table[n].ge, table[n].gbps * half_adders(n), table[n].ge)
+           for n in ALL]
+    note = ms.adder_note(rows, pts)
+    assert "median 0.50 (" in note and "for the others: median 1.00" in note
+    assert "BMW 0.50" in note and "Keccak 1.00" in note
+    assert ms.adder_note(rows_at(half_adders, ["SHA-256", "Keccak(-256)", "JH-256"]), pts) == ""
