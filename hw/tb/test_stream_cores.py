@@ -1,0 +1,42 @@
+"""pytest entry: builds every core of the ASIC study (hw/cores.py, STUDY)
+with Icarus Verilog and runs the generic cocotb bench stream_bench.py on it."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from cocotb_tools.runner import get_results, get_runner
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import cores  # noqa: E402
+
+BENCH_TESTS = 4  # the @cocotb.test functions of stream_bench.py
+
+
+@pytest.mark.parametrize("name", [c.name for c in cores.STUDY])
+def test_core(name):
+    core = cores.get(name)
+    runner = get_runner("icarus")
+    build_dir = HERE / "sim_build" / name
+    runner.build(
+        sources=core.verilog_files(),
+        includes=[cores.RTL],
+        hdl_toplevel=core.top,
+        parameters=dict(core.params),
+        build_dir=build_dir,
+        build_args=["-g2005"],
+        timescale=("1ns", "1ps"),
+        always=True,
+    )
+    results = runner.test(
+        test_module="stream_bench",
+        hdl_toplevel=core.top,
+        build_dir=build_dir,
+        test_dir=HERE,
+        extra_env={"HASH_CORE": name, "HW_LONG": os.environ.get("HW_LONG", "0")},
+        results_xml=str(build_dir / "results.xml"),
+    )
+    tests, failed = get_results(results)
+    assert tests == BENCH_TESTS and failed == 0, f"{name}: {failed} of {tests} cocotb tests failed"
