@@ -669,7 +669,7 @@ pub fn run_with(
     let scaling = run_scaling(opts, all, &sizes, &data, &mut progress_scaling);
     engine::set_threads(0);
     let engine_name = engine::current().name().to_string();
-    let single_name = keccakx::permutation::single::best().name();
+    let single_name = keccakx::permutation::best_single().name();
     let permutations = if opts.filter.is_none() || opts.filter.as_deref() == Some("perm") {
         run_permutations(opts.quick, opts.no_avx512)
     } else {

@@ -94,7 +94,7 @@ pub fn info(engine_source: &str) -> i32 {
     let _ = writeln!(
         t,
         "single state: {} (SHA-3 and the other sequential functions)",
-        keccakx::permutation::single::best().name()
+        keccakx::permutation::best_single().name()
     );
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())

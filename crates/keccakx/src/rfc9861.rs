@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use crate::chunked::ChunkHasher;
 use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
-use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
+use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::permutation::{keccak_p1600_with, state_from_bytes, state_to_bytes, State};
 use crate::sponge::{ByteSponge, XofReader};
 

@@ -248,7 +248,7 @@ impl ByteSponge {
             self.permute();
             self.pos = 0;
         }
-        let fused = crate::permutation::single::absorb_blocks(
+        let fused = crate::permutation::absorb_blocks(
             &mut self.state,
             data,
             self.rate,

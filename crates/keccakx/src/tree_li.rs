@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 
 use crate::engine::{self, Engine, LaneSpec};
 use crate::error::{Error, Result};
-use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
+use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::permutation::{state_from_bytes, state_to_bytes, Parallelism};
 use crate::sponge::{ByteSponge, XofReader};
 

@@ -155,7 +155,7 @@ mod selection {
     pub fn set_engine(name: &str) -> Result<()> {
         let e = by_name(name)?;
         *FORCED.write().unwrap_or_else(|p| p.into_inner()) = Some(e);
-        crate::permutation::single::follow_engine(e.name());
+        crate::permutation::follow_engine(e.name());
         Ok(())
     }
 
