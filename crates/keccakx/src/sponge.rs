@@ -53,7 +53,7 @@ impl Suffix {
     }
 
     /// The suffix bits followed by the first padding bit, as one byte.
-    pub fn delimited(self) -> u8 {
+    pub const fn delimited(self) -> u8 {
         self.bits | (1 << self.len)
     }
 
