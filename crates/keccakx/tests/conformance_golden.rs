@@ -519,7 +519,7 @@ fn fast_byte_sponge_matches_golden_every_byte_rate() {
     }
 }
 
-/// The fused absorb loop (permutation::single::absorb_blocks: whole blocks
+/// The fused absorb loop (permutation::dispatch::absorb_blocks: whole blocks
 /// with the state held in registers, rates 72..=168 bytes in steps of 8,
 /// even round counts) against golden_sponge: every rate it takes and its
 /// neighbours, round counts it takes (2, 12, 24) and one it leaves to the
