@@ -8,6 +8,11 @@ CARGO ?= cargo
 PYTHON ?= python3
 TEST_TARGETS :=
 BENCH_TARGETS :=
+# Timing runs hold this lock when it is set (BENCH_LOCK=/path/to/lock, in the
+# environment or on the command line), so that benchmarks started by several
+# people on one shared machine never overlap.
+BENCH_LOCK ?=
+TIMED := $(if $(BENCH_LOCK),flock $(BENCH_LOCK))
 
 .PHONY: all demo test bench deps-rust test-rust
 

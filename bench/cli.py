@@ -7,6 +7,7 @@ files in parallel, in argument order; the others one after another).
     python3 bench/cli.py [--keccakx target/release/keccakx] [--b3sum PATH]
                          [--size BYTES] [--files N] [--file-size BYTES]
                          [--rounds N] [--out PATH]
+                         [--compare OTHER_KECCAKX] [--only REGEX]
 
 Contenders (each skipped, and said so, when its program is missing):
   keccakx sum -a sha3-256 / shake128 / kt128 / kt256, KT on 1 thread and on
@@ -14,7 +15,15 @@ Contenders (each skipped, and said so, when its program is missing):
   openssl dgst -sha3-256 and -shake128 (OpenSSL's scalar Keccak);
   rhash --sha3-256 (Debian package rhash);
   b3sum (BLAKE3's CLI: `cargo install b3sum`) on 1 thread and on all;
+  XKCP's K12 on one thread over a memory map of the file
+  (target/release/xkcp-k12sum, `cargo build --release -p keccakx-bench
+  --bin xkcp-k12sum`): the one-thread KT128 peer;
   sha256sum and b2sum (coreutils: familiar reference points, not Keccak).
+
+--compare OTHER runs every keccakx contender a second time with another
+keccakx binary (labelled "(compare)"), in the same rounds: before/after
+measurements of a change. --only REGEX keeps the contenders whose name
+matches (e.g. --only 'keccakx' for a before/after run without peers).
 
 The files are pseudo-random data in a temporary directory (one of SIZE
 bytes; N of FILE-SIZE bytes), read once before timing so that every program
@@ -31,6 +40,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -39,7 +49,7 @@ import tempfile
 import time
 
 
-def contenders(kx, b3, cores):
+def contenders(kx, b3, cores, xkcp=None, compare=None):
     """(name, threads, argv before the file name, how to read the digest)."""
     # One digest per line, in order: `HASH  FILE` lines, or `ALG(FILE)= HASH`.
     first = lambda out: tuple(line.split()[0] for line in out.splitlines())  # noqa: E731
@@ -64,6 +74,10 @@ def contenders(kx, b3, cores):
             ("b3sum", 1, [b3, "--num-threads", "1"], first),
             ("b3sum", cores, [b3], first),
         ]
+    if xkcp:
+        v.append(("XKCP K12 (mmap)", 1, [xkcp], first))
+    if compare:
+        v += [(f"{n} (compare)", t, [compare, *argv[1:]], d) for n, t, argv, d in v if n.startswith("keccakx")]
     return v
 
 
@@ -113,17 +127,26 @@ def tables(rep):
     ]
     for sc in rep["scenarios"]:
         rows = [r for r in rep["results"] if r["scenario"] == sc]
-        lines += [
-            "",
-            f"**{sc}**",
-            "",
-            "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |",
-            "| --- | ---: | ---: | ---: | ---: |",
-        ]
+        twins = {(r["name"][: -len(" (compare)")], r["threads"]): r for r in rows if r["name"].endswith(" (compare)")}
+        head = "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |"
+        rule = "| --- | ---: | ---: | ---: | ---: |"
+        if twins:
+            head += " vs (compare), median of per-round ratios |"
+            rule += " ---: |"
+        lines += ["", f"**{sc}**", "", head, rule]
         base = next((r for r in rows if r["name"] == "openssl dgst -sha3-256"), None)
         for r in rows:
             vs = f'{r["gb_per_s"] / base["gb_per_s"]:.2f}×' if base else "n/a"
-            lines.append(f'| {r["name"]} | {r["threads"]} | {r["gb_per_s"]:.2f} | {r["gb_per_s_best"]:.2f} | {vs} |')
+            line = f'| {r["name"]} | {r["threads"]} | {r["gb_per_s"]:.2f} | {r["gb_per_s_best"]:.2f} | {vs} |'
+            if twins:
+                tw = twins.get((r["name"], r["threads"]))
+                if tw:
+                    # Time ratio per round (compare / this): > 1 means this one is faster.
+                    per = [b / a for a, b in zip(r["seconds"], tw["seconds"])]
+                    line += f" {statistics.median(per):.3f}× |"
+                else:
+                    line += " |"
+            lines.append(line)
     if rep["skipped"]:
         lines += ["", "Skipped (program not found): " + ", ".join(rep["skipped"]) + "."]
     lines += ["", "Checks: " + "; ".join(rep["checks"]) + "."]
@@ -165,6 +188,9 @@ def main():
     ap.add_argument("--file-size", type=int, default=64 << 10)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--xkcp", default=os.path.join(root, "target", "release", "xkcp-k12sum"))
+    ap.add_argument("--compare", default=None, help="another keccakx binary, run beside the first")
+    ap.add_argument("--only", default=None, help="keep the contenders whose name matches this regex")
     a = ap.parse_args()
     if min(a.size, a.rounds, a.files, a.file_size) <= 0:
         ap.error("--size, --files, --file-size and --rounds must be positive")
@@ -172,11 +198,16 @@ def main():
         print(f"cli.py: no keccakx at {a.keccakx} (cargo build --release -p keccakx-cli)", file=sys.stderr)
         return 1
     b3 = a.b3sum if a.b3sum and os.path.isfile(a.b3sum) else None
+    xk = a.xkcp if a.xkcp and os.path.isfile(a.xkcp) else None
     cores = os.cpu_count() or 1
-    all_c = contenders(a.keccakx, b3, cores)
+    all_c = contenders(a.keccakx, b3, cores, xk, a.compare)
+    if a.only:
+        all_c = [c for c in all_c if re.search(a.only, c[0])]
     skipped = [c[0] for c in all_c if not available(c[2])]
-    if not b3:
+    if not b3 and not a.only:
         skipped.append("b3sum (cargo install b3sum, or make bench-cli)")
+    if not xk and not a.only:
+        skipped.append("XKCP K12 (cargo build --release -p keccakx-bench --bin xkcp-k12sum)")
     cs = [c for c in all_c if available(c[2])]
     scenarios = [
         (f"one file of {size_name(a.size)}", [("input.bin", a.size)]),
@@ -222,6 +253,10 @@ def main():
             for kt in ("KT128", "KT256"):
                 same((f"keccakx {kt}", 1), (f"keccakx {kt}", cores), f"keccakx {kt} on 1 thread = on {cores}")
             same(("keccakx KT128", 1), ("keccakx KT128 --no-mmap", cores), "keccakx KT128 with --no-mmap = mapped")
+            same(("keccakx KT128", 1), ("XKCP K12 (mmap)", 1), "keccakx KT128 = XKCP's K12")
+            for n, t, _, _ in cs:
+                if n.endswith(" (compare)"):
+                    same((n[: -len(" (compare)")], t), (n, t), f"{n[: -len(' (compare)')]} on {t} = the compared binary")
             same(("b3sum", 1), ("b3sum", cores), f"b3sum on 1 thread = on {cores}")
             for i, (name, t, argv, _) in enumerate(cs):
                 med = statistics.median(times[i])

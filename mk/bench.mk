@@ -32,7 +32,7 @@ bench-cpu: deps-rust bench-cpu-deps
 	    $(CARGO) build --release -p keccakx-bench -q $$features; }; \
 	fi; \
 	echo "bench-cpu: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	$(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
+	$(TIMED) $(CARGO) run --release -p keccakx-bench -q $$features -- --out $(BENCH_CPU_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_JSON)
 
 # The same as on a CPU without AVX-512 (most desktop and laptop CPUs):
@@ -51,7 +51,7 @@ bench-cpu-no-avx512: deps-rust bench-cpu-deps
 	  $(CARGO) build --release -p keccakx-bench -q $$features; \
 	fi; \
 	echo "bench-cpu-no-avx512: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
-	$(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
+	$(TIMED) $(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_NO_AVX512_JSON)
 
 # Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
@@ -63,19 +63,24 @@ bench-memory: deps-rust
 	@command -v /usr/bin/time >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq time >/dev/null; }
 	$(CARGO) build --release -p keccakx-cli -q
-	$(PYTHON) bench/memory.py --keccakx target/release/keccakx
+	$(TIMED) $(PYTHON) bench/memory.py --keccakx target/release/keccakx
 
 # `keccakx sum` against the command-line hashers users have (b3sum, openssl
-# dgst, rhash, sha256sum, b2sum) on one cached 1 GiB file: wall time of the
-# whole process. Installs b3sum into bench/.tools (cargo install) and rhash
+# dgst, rhash, sha256sum, b2sum) and XKCP's K12 over a memory map
+# (bench/src/bin/xkcp-k12sum.rs) on one cached 1 GiB file and on 4096 files
+# of 64 KiB: wall time of the whole process. Before/after runs of a change:
+#   make bench-cli BENCH_CLI_ARGS="--compare /path/to/old/keccakx --only '^keccakx|XKCP'"
+# Installs b3sum into bench/.tools (cargo install) and rhash
 # (apt) when missing; a contender that cannot be had is skipped and named.
 #   make bench-cli                      (~2 min)
 #   make bench-cli BENCH_CLI_ARGS="--size 268435456 --rounds 3"
 BENCH_TARGETS += bench-cli
 BENCH_CLI_JSON ?= bench/results/cli-$(shell date -u +%F).json
 .PHONY: bench-cli
-bench-cli: deps-rust
+bench-cli: deps-rust bench-cpu-deps
 	$(CARGO) build --release -p keccakx-cli -q
+	@$(CARGO) build --release -p keccakx-bench --bin xkcp-k12sum -q 2>bench/results/.build-xkcp.log || \
+	  echo "bench-cli: XKCP's K12 peer did not build (see bench/results/.build-xkcp.log); its row is skipped"
 	@command -v b3sum >/dev/null 2>&1 || [ -x bench/.tools/bin/b3sum ] || \
 	  $(CARGO) install b3sum --locked --root bench/.tools -q || \
 	  echo "bench-cli: could not install b3sum; its rows are skipped"
@@ -86,4 +91,4 @@ bench-cli: deps-rust
 	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null ) \
 	    || echo "bench-cli: could not install$$need (rhash's row or the plot is skipped)"; \
 	fi
-	$(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)
+	$(TIMED) $(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)

@@ -34,7 +34,7 @@ demo-cluster: deps-cluster build-cli
 bench-cluster: deps-cluster build-cli
 	@$(PY_BIN) -c 'import matplotlib' 2>/dev/null || $(PY_BIN) -m pip install -q --disable-pip-version-check matplotlib
 	@mkdir -p bench/results
-	$$( [ -d /work ] && echo flock /work/bench.lock ) $(PY_BIN) bench/cluster/bench.py --keccakx $(CLI_BIN) --out $(CLUSTER_BENCH_JSON) $(CLUSTER_BENCH_ARGS)
+	$(TIMED) $(PY_BIN) bench/cluster/bench.py --keccakx $(CLI_BIN) --out $(CLUSTER_BENCH_JSON) $(CLUSTER_BENCH_ARGS)
 	$(PY_BIN) bench/cluster/plot.py $(CLUSTER_BENCH_JSON)
 
 TEST_TARGETS += test-cluster

@@ -34,7 +34,7 @@ test-python: build-python
 
 bench-python: build-python
 	@mkdir -p bench/results
-	$(PY_BIN) bench/python/bench.py --out bench/results/python-$(PY_BENCH_STAMP).json
+	$(TIMED) $(PY_BIN) bench/python/bench.py --out bench/results/python-$(PY_BENCH_STAMP).json
 
 TEST_TARGETS += test-python
 BENCH_TARGETS += bench-python

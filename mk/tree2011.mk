@@ -27,5 +27,5 @@ bench-tree2011-deps:
 bench-tree2011: deps-rust bench-tree2011-deps
 	cd bench/tree2011 && CARGO_TARGET_DIR=$(TREE2011_TARGET_DIR) $(CARGO) build --release --locked -q
 	@echo "bench-tree2011: load before: $$(cut -d' ' -f1-3 /proc/loadavg)"
-	cd bench/tree2011 && $(TREE2011_TARGET_DIR)/release/keccakx-tree2011 --out $(CURDIR)/$(TREE2011_JSON) $(TREE2011_ARGS)
+	cd bench/tree2011 && $(TIMED) $(TREE2011_TARGET_DIR)/release/keccakx-tree2011 --out $(CURDIR)/$(TREE2011_JSON) $(TREE2011_ARGS)
 	$(PYTHON) bench/tree2011/plot.py $(TREE2011_JSON)

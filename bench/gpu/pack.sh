@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Build the GPU benchmark and test binaries here (no GPU needed) and stage
-# them in .gpu/ (gitignored) for the lent GPU machine, which has no network
-# and no Rust: pass `carry: [".gpu"]` to the device tool's `run` and run
-# `bash .gpu/run-on-gpu.sh` there (docs/gpu.md).
+# `make gpu-pack`: build here (no GPU needed) what the lent GPU machine runs,
+# and stage it in .gpu/ (gitignored), which travels with the working tree:
+#   .gpu/run-on-gpu.sh      the one command to run there (docs/gpu.md)
+#   .gpu/pack.tar.xz        stripped binaries that need a GPU (benchmark,
+#                           GPU cross-check tests, CLI), the Python module,
+#                           precompiled sm_90 kernels, COMMIT, GLIBC needs
+# Tests that need no GPU (emulation, NVRTC compile, no-GPU, unit tests)
+# stay here. Fails with a clear message when the working tree plus .gpu/
+# exceed 60 MiB (the device tool carries at most 64 MiB).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target=${CARGO_TARGET_DIR:-target}
+limit_mib=60
+stage=$(mktemp -d "${TMPDIR:-/tmp}/keccakx-gpu-pack.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/tests" "$stage/kernels" "$stage/py/keccakx"
+
+echo "gpu-pack: building the benchmark, the GPU tests and the CLI (release)"
 cargo build --release -p keccakx-gpu --bin keccakx-gpu-bench
-# Test executables of keccakx-gpu (unit tests and tests/*.rs).
-mapfile -t tests < <(cargo test --release -p keccakx-gpu --no-run --message-format=json 2>/dev/null |
+cargo build --release -p keccakx-cli
+# The GPU cross-check test executable (the other test files need no GPU).
+gpu_test=$(cargo test --release -p keccakx-gpu --test gpu_cross --no-run --message-format=json 2>/dev/null |
 	python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -16,20 +28,63 @@ for line in sys.stdin:
         m = json.loads(line)
     except ValueError:
         continue
-    if m.get("reason") == "compiler-artifact" and m.get("profile", {}).get("test") and m.get("executable"):
-        if m["target"]["name"] != "keccakx-gpu-bench":
-            print(m["executable"])
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "gpu_cross":
+        print(m["executable"])
 ')
+[ -n "$gpu_test" ] || { echo "gpu-pack: could not build the gpu_cross test"; exit 1; }
+cp "$target/release/keccakx-gpu-bench" "$stage/bin/"
+cp "$target/release/keccakx" "$stage/bin/"
+cp "$gpu_test" "$stage/tests/gpu_cross"
+
+# The Python module (abi3, Python >= 3.9) with the CUDA engine, for the
+# CuPy/PyTorch device-array cross-check; optional: the run says if absent.
+if cargo build --release -p keccakx-py >/dev/null 2>&1 && [ -f "$target/release/lib_keccakx.so" ]; then
+	cp crates/keccakx-py/python/keccakx/*.py "$stage/py/keccakx/"
+	cp "$target/release/lib_keccakx.so" "$stage/py/keccakx/_keccakx.abi3.so"
+	cp bench/gpu/python_check.py "$stage/py/"
+else
+	echo "gpu-pack: note: the Python module did not build; the GPU run skips the CuPy/PyTorch step"
+	rmdir "$stage/py/keccakx" "$stage/py"
+fi
+strip --strip-unneeded "$stage"/bin/* "$stage"/tests/* ${stage}/py/keccakx/*.so 2>/dev/null || strip "$stage"/bin/* "$stage"/tests/*
+
+# Kernels compiled here for sm_90 (H100, H200): used there if its own NVRTC
+# cannot be loaded, or if it is this version (else it compiles its own).
+KECCAKX_CACHE_DIR="$stage/kernels" "$stage/bin/keccakx-gpu-bench" --precompile sm_90
+
+# What the binaries need from the C library there.
+for f in "$stage"/bin/* "$stage"/tests/* ${stage}/py/keccakx/*.so; do
+	[ -f "$f" ] || continue
+	need=$(objdump -T "$f" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+	echo "${f#"$stage"/} ${need:-none}"
+done > "$stage/GLIBC_NEEDED"
+# (No `| head -1` or `| grep -q`: under pipefail a writer cut off early by
+# SIGPIPE fails the pack, now and then.)
+{
+	git rev-parse HEAD
+	[ -n "$(git status --porcelain -- crates bench mk)" ] && echo dirty || echo clean
+	ldd --version 2>&1 | sed -n 1p
+} > "$stage/COMMIT"
+
 rm -rf .gpu
-mkdir -p .gpu/bin .gpu/tests
-cp "$target/release/keccakx-gpu-bench" .gpu/bin/
-for t in "${tests[@]}"; do
-	name=$(basename "$t")
-	cp "$t" ".gpu/tests/${name%-*}"
-done
-if [ -x "$target/release/keccakx" ]; then cp "$target/release/keccakx" .gpu/bin/; fi
+mkdir -p .gpu
+tar -C "$stage" -cJf .gpu/pack.tar.xz .
 cp bench/gpu/run-on-gpu.sh .gpu/
-git rev-parse HEAD > .gpu/COMMIT
-git status --porcelain -- crates/keccakx-gpu | grep -q . && echo "dirty" >> .gpu/COMMIT || true
-du -sh .gpu
-ls -l .gpu/bin .gpu/tests
+chmod +x .gpu/run-on-gpu.sh
+
+# The budget: tracked and untracked-not-ignored files (what the device tool
+# copies) plus .gpu/.
+tree_bytes=$(git ls-files -co --exclude-standard -z | du -cb --files0-from=- 2>/dev/null | tail -1 | cut -f1)
+pack_bytes=$(du -cb .gpu | tail -1 | cut -f1)
+total=$((tree_bytes + pack_bytes))
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+echo "gpu-pack: contents of .gpu/pack.tar.xz:"
+tar -tvJf .gpu/pack.tar.xz | awk '{ printf "  %10s  %s\n", $3, $6 }'
+echo "gpu-pack: binaries need $(sort -k2 -V "$stage/GLIBC_NEEDED" | tail -1 | cut -d' ' -f2) (built with $(ldd --version 2>&1 | sed -n 1p))"
+echo "gpu-pack: working tree $(mib "$tree_bytes") MiB + .gpu $(mib "$pack_bytes") MiB = $(mib "$total") MiB (limit $limit_mib MiB)"
+if [ "$total" -gt $((limit_mib * 1048576)) ]; then
+	echo "gpu-pack: FAILED: $(mib "$total") MiB is over the $limit_mib MiB that may travel to the GPU machine;"
+	echo "gpu-pack: remove large untracked files from the working tree (git status) or slim the pack"
+	exit 1
+fi
+echo "gpu-pack: OK. On the GPU machine (device tool run, carry [\".gpu\"]): bash .gpu/run-on-gpu.sh   (or --quick)"

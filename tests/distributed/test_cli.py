@@ -116,5 +116,11 @@ def test_command_errors(files, keccakx_bin, cluster_cli):
     assert c[0] == 2 and b"customization" in c[2]
     c = run([cluster_cli, "sum"], files)
     assert c[0] == 2 and b"standard input" in c[2]
+    # An empty KMAC key is refused, as keccakx sum refuses it.
+    for key in (["--key-hex", ""], ["--key-file", os.devnull]):
+        k = run([keccakx_bin, "sum", "-a", "kmac128", *key, "plain.bin"], files)
+        c = run([cluster_cli, "sum", "-a", "kmac128", *key, "plain.bin"], files)
+        assert c[0] == k[0] == 2 and b"--allow-empty-key" in c[2]
+        assert c[2].replace(b"keccakx-cluster: ", b"keccakx: ") == k[2]
     c = run([cluster_cli, "sum", "--tag", "-c", "x"], files)
     assert c[0] == 2

@@ -19,6 +19,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile("thorough", max_examples=1000, deadline=None)
+# `make fuzz`: test_fuzz.py at length.
+settings.register_profile(
+    "fuzz",
+    max_examples=5000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

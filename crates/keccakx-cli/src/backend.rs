@@ -5,66 +5,47 @@
 //! TurboSHAKE*, raw Keccak on width 1600) with one GPU thread per file. Files
 //! are taken in chunks of consecutive arguments (at most 256 MiB or 16384
 //! files at a time, read in parallel), so memory stays bounded and results
-//! are printed in argument order. Large files are streamed on the CPU, where
-//! one file is not limited to one GPU thread's speed.
+//! are printed in argument order. Larger files are streamed on the CPU.
 //!
 //! * `cpu`: never the GPU.
 //! * `gpu`: the GPU or an error (no GPU, or an algorithm it cannot run);
-//!   files up to 256 MiB go to the GPU.
-//! * `auto` (default): the GPU only for at least [`AUTO_MIN_FILES`] files of
-//!   an algorithm it runs, when a GPU is present; files up to 1 MiB go there.
+//!   every chunk goes to the GPU.
+//! * `auto` (default): with a GPU present, each chunk goes where the GPU
+//!   engine's cost model ([`keccakx_gpu::CostModel`]) says it is cheaper:
+//!   the GPU (opened on the first chunk that goes there), the CPU, or split
+//!   (files too long for one GPU thread on the CPU beside the GPU). The
+//!   model's constants are placeholders until a GPU run measures them
+//!   (docs/gpu.md); `KECCAKX_GPU_COST` sets them.
 //!
-//! If the GPU fails while hashing, a one-line notice is printed and the
-//! work is redone on the CPU (same digests); with `gpu` forced the exit
-//! status is then 1.
+//! The GPU runs behind keccakx's one fallback wrapper
+//! ([`keccakx::engine::Fallback`], sticky): if it fails, a one-line notice is
+//! printed, the failed call and every later one run on the CPU (same
+//! digests); with `gpu` forced the exit status is then 1.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
-use keccakx::engine::LaneSpec;
+use keccakx::engine::{Engine, Fallback, LaneSpec, Threads};
+use keccakx_gpu::{CostModel, Route};
 use rayon::prelude::*;
 
 use crate::algo::{Algo, Family};
 use crate::cli::Backend;
-use crate::exec::{run_ordered, Digest, Task};
+use crate::exec::Digest;
 use crate::input::{hash_path, ReadOpts};
 use crate::output::warn;
 
-/// `auto` uses the GPU from this many files on.
-pub const AUTO_MIN_FILES: usize = 256;
-/// Largest file sent to the GPU under `auto`.
-const AUTO_MAX_FILE: u64 = 1 << 20;
-/// Largest file sent to the GPU when it is forced.
-const FORCED_MAX_FILE: u64 = 256 << 20;
-/// File data read per GPU call.
+/// Largest file read into memory for a batch (bigger ones stream on the CPU).
+const MAX_FILE: u64 = 256 << 20;
+/// File data read per chunk.
 const CHUNK_BYTES: u64 = 256 << 20;
-/// Files per GPU call.
+/// Files per chunk.
 const CHUNK_FILES: usize = 16384;
 
-/// Something that hashes many inputs with one sponge (a GPU).
-pub trait Device: Sync {
-    fn hash_many(
-        &self,
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) -> Result<(), String>;
-}
-
-impl Device for keccakx_gpu::GpuHasher {
-    fn hash_many(
-        &self,
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) -> Result<(), String> {
-        keccakx_gpu::GpuHasher::hash_many(self, spec, inputs, out_len, out)
-            .map_err(|e| e.to_string())
-    }
-}
+/// Opens the GPU engine (on first use under `auto`).
+type Opener = Box<dyn Fn() -> Result<Box<dyn Engine>, String> + Send + Sync>;
 
 /// The GPUs this build can use, one description each, or why there are none.
 pub fn gpu_devices() -> Result<Vec<String>, String> {
@@ -88,25 +69,35 @@ pub fn gpu_devices() -> Result<Vec<String>, String> {
 fn lane_of(algo: &Algo) -> Option<(LaneSpec, usize)> {
     match algo.info.family {
         Family::Registry(r) => {
-            let (spec, n) = keccakx_gpu::lane_spec_for(r.name, &algo.params)?;
-            (n == algo.out_len).then_some((spec, n))
+            // One source of truth for which functions are one plain sponge.
+            let spec = keccakx::batch::lane_spec(r.name, &algo.params).ok()??;
+            Some((spec, algo.out_len))
         }
         _ => None,
     }
 }
 
-/// A batch hasher on a device.
+/// A batch hasher with a GPU behind it.
 pub struct GpuBatch {
-    dev: Box<dyn Device>,
+    /// The GPU behind the sticky fallback wrapper, once opened (or why not).
+    engine: OnceLock<Result<Fallback<Box<dyn Engine>>, String>>,
+    open: Opener,
+    /// `auto`: chunks are routed by this model; `gpu`: None (all to the GPU).
+    cost: Option<CostModel>,
     spec: LaneSpec,
     out_len: usize,
     forced: bool,
-    max_file: u64,
+}
+
+fn open_gpu(routing: bool) -> Result<Box<dyn Engine>, String> {
+    keccakx_gpu::GpuEngine::new(0)
+        .map(|e| Box::new(e.with_routing(routing)) as Box<dyn Engine>)
+        .map_err(|e| e.to_string())
 }
 
 /// The batch hasher for `backend`: `Ok(None)` hashes on the CPU; an error
 /// (only for a forced `gpu`) is the message after `--backend gpu: `.
-pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<GpuBatch>, String> {
+pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<GpuBatch>, String> {
     match backend {
         Backend::Cpu => Ok(None),
         Backend::Gpu => {
@@ -117,48 +108,29 @@ pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<G
                     algo.info.name
                 )
             })?;
-            let dev =
-                keccakx_gpu::GpuHasher::new(0).map_err(|e| format!("no GPU available ({e})"))?;
-            Ok(Some(GpuBatch {
-                dev: Box::new(dev),
-                spec,
-                out_len,
-                forced: true,
-                max_file: FORCED_MAX_FILE,
-            }))
+            let dev = open_gpu(false).map_err(|e| format!("no GPU available ({e})"))?;
+            let b = GpuBatch::new(Box::new(|| Err("opened already".into())), None, spec, out_len, true);
+            let _ = b.engine.set(Ok(Fallback::sticky(dev)));
+            Ok(Some(b))
         }
         Backend::Auto => {
-            if files < AUTO_MIN_FILES {
-                return Ok(None);
-            }
             let Some((spec, out_len)) = lane_of(algo) else {
                 return Ok(None);
             };
-            // No GPU at all is the normal case: no notice.
+            // No GPU at all is the normal case: no notice, plain CPU path.
             match keccakx_gpu::devices() {
                 Ok(d) if !d.is_empty() => {}
                 _ => return Ok(None),
             }
-            match keccakx_gpu::GpuHasher::new(0) {
-                Ok(dev) => Ok(Some(GpuBatch {
-                    dev: Box::new(dev),
-                    spec,
-                    out_len,
-                    forced: false,
-                    max_file: AUTO_MAX_FILE,
-                })),
-                Err(e) => {
-                    warn(&format!("GPU unusable ({e}); hashing on the CPU"));
-                    Ok(None)
-                }
-            }
+            let cost = CostModel::from_env();
+            Ok(Some(GpuBatch::new(Box::new(|| open_gpu(true)), Some(cost), spec, out_len, false)))
         }
     }
 }
 
 /// One file of a chunk after the parallel read.
 enum Prepared {
-    /// Read into memory for the device.
+    /// Read into memory for the batch.
     Data(Vec<u8>),
     /// Hashed on the CPU already (or failed).
     Done(Digest),
@@ -174,20 +146,51 @@ fn read_small(path: &OsString) -> io::Result<Vec<u8>> {
 }
 
 impl GpuBatch {
-    #[cfg(test)]
-    fn with_device(
-        dev: Box<dyn Device>,
-        spec: LaneSpec,
-        out_len: usize,
-        forced: bool,
-        max_file: u64,
-    ) -> GpuBatch {
+    fn new(open: Opener, cost: Option<CostModel>, spec: LaneSpec, out_len: usize, forced: bool) -> GpuBatch {
         GpuBatch {
-            dev,
+            engine: OnceLock::new(),
+            open,
+            cost,
             spec,
             out_len,
             forced,
-            max_file,
+        }
+    }
+
+    /// The GPU engine, opened now if need be; None (after a one-line
+    /// notice) when it cannot be opened.
+    fn engine(&self) -> Option<&Fallback<Box<dyn Engine>>> {
+        let e = self.engine.get_or_init(|| {
+            (self.open)().map(Fallback::sticky).inspect_err(|e| {
+                warn(&format!("GPU unusable ({e}); hashing on the CPU"));
+            })
+        });
+        e.as_ref().ok()
+    }
+
+    /// Hash `inputs` where the cost model says (all on the GPU when forced);
+    /// whether the GPU failed (the digests are then the CPU's).
+    fn hash_chunk(&self, inputs: &[&[u8]], out: &mut [u8]) -> bool {
+        let cpu = || Threads::new(keccakx::engine::current());
+        let to_gpu = match &self.cost {
+            Some(c) => c.route(&self.spec, inputs, self.out_len, rayon::current_num_threads()) != Route::Cpu,
+            None => true,
+        };
+        match self.engine().filter(|_| to_gpu) {
+            Some(e) => {
+                e.hash_many(&self.spec, inputs, self.out_len, out);
+                match e.take_error() {
+                    Some(err) => {
+                        warn(&format!("GPU failed ({}); hashing on the CPU", err.message));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            None => {
+                cpu().hash_many(&self.spec, inputs, self.out_len, out);
+                false
+            }
         }
     }
 
@@ -200,27 +203,26 @@ impl GpuBatch {
         opts: ReadOpts,
         deliver: &mut dyn FnMut(usize, Digest) -> ControlFlow<()>,
     ) -> i32 {
+        let mut status = 0;
         let mut i = 0;
         while i < files.len() {
-            // A chunk of consecutive files: the small regular ones go to the
-            // device, up to CHUNK_BYTES of them.
+            // A chunk of consecutive files: the regular ones up to MAX_FILE
+            // are read for the batch, up to CHUNK_BYTES of them.
             let mut j = i;
             let mut bytes = 0u64;
-            let mut to_device = Vec::new();
+            let mut batched = Vec::new();
             while j < files.len() && j - i < CHUNK_FILES {
                 let small = match std::fs::metadata(&files[j]) {
-                    Ok(m) if files[j] != "-" && m.is_file() && m.len() <= self.max_file => {
-                        Some(m.len())
-                    }
+                    Ok(m) if files[j] != "-" && m.is_file() && m.len() <= MAX_FILE => Some(m.len()),
                     _ => None,
                 };
                 if let Some(n) = small {
-                    if bytes + n > CHUNK_BYTES && !to_device.is_empty() {
+                    if bytes + n > CHUNK_BYTES && !batched.is_empty() {
                         break;
                     }
                     bytes += n;
                 }
-                to_device.push(small.is_some());
+                batched.push(small.is_some());
                 j += 1;
             }
             let prepared: Vec<Prepared> = (i..j)
@@ -228,7 +230,7 @@ impl GpuBatch {
                 .map(|k| {
                     if files[k] == "-" {
                         Prepared::Stdin
-                    } else if to_device[k - i] {
+                    } else if batched[k - i] {
                         match read_small(&files[k]) {
                             Ok(v) => Prepared::Data(v),
                             Err(e) => Prepared::Done(Err(e)),
@@ -246,14 +248,8 @@ impl GpuBatch {
                 })
                 .collect();
             let mut out = vec![0u8; inputs.len() * self.out_len];
-            if !inputs.is_empty() {
-                if let Err(e) = self
-                    .dev
-                    .hash_many(&self.spec, &inputs, self.out_len, &mut out)
-                {
-                    warn(&format!("GPU failed ({e}); hashing on the CPU"));
-                    return self.finish_on_cpu(algo, files, i, prepared, opts, deliver);
-                }
+            if !inputs.is_empty() && self.hash_chunk(&inputs, &mut out) && self.forced {
+                status = 1;
             }
             let mut digests = out.chunks_exact(self.out_len.max(1));
             for (k, p) in (i..j).zip(prepared) {
@@ -263,50 +259,11 @@ impl GpuBatch {
                     Prepared::Stdin => hash_path(&files[k], algo, opts),
                 };
                 if deliver(k, d).is_break() {
-                    return 0;
+                    return status;
                 }
             }
             i = j;
         }
-        0
-    }
-
-    /// After a device failure: this chunk's data and every later file on the CPU.
-    fn finish_on_cpu(
-        &self,
-        algo: &Algo,
-        files: &[OsString],
-        start: usize,
-        prepared: Vec<Prepared>,
-        opts: ReadOpts,
-        deliver: &mut dyn FnMut(usize, Digest) -> ControlFlow<()>,
-    ) -> i32 {
-        let status = i32::from(self.forced);
-        let n = prepared.len();
-        let done: Vec<Option<Digest>> = prepared
-            .into_par_iter()
-            .map(|p| match p {
-                Prepared::Data(v) => Some(Ok(algo.digest(&v))),
-                Prepared::Done(d) => Some(d),
-                Prepared::Stdin => None,
-            })
-            .collect();
-        for (k, d) in (start..start + n).zip(done) {
-            let d = d.unwrap_or_else(|| hash_path(&files[k], algo, opts));
-            if deliver(k, d).is_break() {
-                return status;
-            }
-        }
-        let rest = start + n;
-        let algo_arc = std::sync::Arc::new(algo.clone());
-        let tasks: Vec<Task> = files[rest..]
-            .iter()
-            .map(|f| Some((f.clone(), std::sync::Arc::clone(&algo_arc))))
-            .collect();
-        run_ordered(&tasks, opts, true, |k, r| match r {
-            Some(d) => deliver(rest + k, d),
-            None => ControlFlow::Continue(()),
-        });
         status
     }
 }
@@ -318,27 +275,39 @@ mod tests {
     use keccakx::registry::Params;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// A device that hashes with the CPU engine and can be told to fail.
+    /// An engine that hashes on the CPU and can be told to fail a call.
     struct Fake {
         fail_on_call: usize,
         calls: AtomicUsize,
         inputs: AtomicUsize,
     }
 
-    impl Device for Fake {
-        fn hash_many(
+    impl Engine for Fake {
+        fn name(&self) -> &'static str {
+            "fake"
+        }
+        fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+            keccakx::engine::hash_many(spec, inputs, out_len, out);
+        }
+        fn try_hash_many_beside(
             &self,
             spec: &LaneSpec,
             inputs: &[&[u8]],
             out_len: usize,
             out: &mut [u8],
-        ) -> Result<(), String> {
+            side: &mut dyn FnMut(),
+        ) -> Result<(), keccakx::engine::EngineError> {
             let c = self.calls.fetch_add(1, Ordering::SeqCst);
             if c + 1 == self.fail_on_call {
-                return Err("simulated kernel fault".into());
+                out.fill(0xEE);
+                return Err(keccakx::engine::EngineError {
+                    engine: "fake",
+                    message: "simulated kernel fault".into(),
+                });
             }
+            side();
             self.inputs.fetch_add(inputs.len(), Ordering::SeqCst);
-            keccakx::engine::hash_many(spec, inputs, out_len, out);
+            self.hash_many(spec, inputs, out_len, out);
             Ok(())
         }
     }
@@ -376,7 +345,8 @@ mod tests {
             calls: AtomicUsize::new(0),
             inputs: AtomicUsize::new(0),
         };
-        let b = GpuBatch::with_device(Box::new(fake), spec, out_len, forced, 64 << 10);
+        let b = GpuBatch::new(Box::new(|| Err("not opened".into())), None, spec, out_len, forced);
+        let _ = b.engine.set(Ok(Fallback::sticky(Box::new(fake) as Box<dyn Engine>)));
         let mut got: Vec<(usize, Digest)> = Vec::new();
         let status = b.run(&algo, &files, ReadOpts::default(), &mut |i, d| {
             got.push((i, d));
@@ -416,10 +386,10 @@ mod tests {
         assert!(lane_of(&a("tuplehash128")).is_none());
         assert!(lane_of(&a("tree-li")).is_none());
         assert!(lane_of(&a("blake256")).is_none());
-        // Auto with few files never touches the GPU crate.
-        assert!(batch_for(Backend::Auto, &a("sha3-256"), 3)
-            .unwrap()
-            .is_none());
+        // Auto: a few small files stay on the CPU by the cost model.
+        let (spec, out_len) = lane_of(&a("sha3-256")).unwrap();
+        let few: Vec<&[u8]> = vec![&[0u8; 100]; 3];
+        assert_eq!(CostModel::default().route(&spec, &few, out_len, 2), Route::Cpu);
         assert!(batch_for(Backend::Cpu, &a("sha3-256"), 10_000)
             .unwrap()
             .is_none());

@@ -1,20 +1,34 @@
 //! `keccakx sum --check`: read checksum files (GNU or BSD-tag lines) and
 //! verify every listed file, with the messages and exit status of GNU
 //! coreutils' `sha256sum --check` (9.x).
+//!
+//! A list is read line by line, as GNU does, and each result is printed as
+//! soon as it and the lines before it are done: memory stays bounded
+//! whatever the list (a line longer than any checksum line can be is
+//! skipped as improperly formatted without being stored), and a list read
+//! from a pipe or terminal gets its answers as its lines arrive.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use crate::algo::{find, find_tag, params_for, AlgInfo, Algo};
 use crate::cli::{hex_val, MAX_LENGTH};
-use crate::escape::{os_from_bytes, push_escaped, quote, quote_os, unescape};
-use crate::exec::{run_ordered, Task};
+use crate::escape::{os_from_bytes, push_display_name, quote, quote_os, unescape};
+use crate::exec::{Digest, Ordered, Task};
 use crate::input::{cause, ReadOpts};
 use crate::output::{stop_status, warn, Out, Stop};
 use keccakx::registry::Params;
+
+/// Longest line kept: the hex of the longest digest (`-l` ≤ 1 MiB) and
+/// room for a tag and a long, escaped file name. Longer lines are read
+/// past, not stored, and count as improperly formatted.
+pub const MAX_LINE: usize = 2 * MAX_LENGTH + (64 << 10);
+/// Algorithm instances kept for the lengths seen in one run (a hostile
+/// list of a million lengths must not keep a million hashers).
+const CACHE_MAX: usize = 256;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CheckOpts {
@@ -57,6 +71,9 @@ impl Context {
         } else {
             params_for(info, &self.params)
         };
+        if self.cache.len() >= CACHE_MAX && !self.cache.contains_key(&(info.name, len)) {
+            self.cache.clear();
+        }
         self.cache
             .entry((info.name, len))
             .or_insert_with(|| {
@@ -173,6 +190,10 @@ impl Parser {
         } else {
             name.to_vec()
         };
+        if name.contains(&0) {
+            // No file name holds a NUL: this is not a checksum line.
+            return None;
+        }
         Some(Entry {
             name,
             expected,
@@ -205,7 +226,8 @@ impl Parser {
             i += 1;
         }
         let hex = &s[i..];
-        if !hex.iter().all(u8::is_ascii_hexdigit) || !ctx.fits(info, hex.len()) {
+        if !hex.iter().all(u8::is_ascii_hexdigit) || !ctx.fits(info, hex.len()) || name.contains(&0)
+        {
             return None;
         }
         Some(Entry {
@@ -216,16 +238,11 @@ impl Parser {
     }
 }
 
-/// The name as `--check` prints it: escaped (with a leading backslash)
-/// only when it contains a newline.
+/// The name as `--check` prints it: never with a raw control byte
+/// (escaped as `push_display_name` says; GNU escapes only newlines).
 fn check_name(name: &[u8]) -> Vec<u8> {
     let mut v = Vec::with_capacity(name.len() + 2);
-    if name.contains(&b'\n') {
-        v.push(b'\\');
-        push_escaped(&mut v, name);
-    } else {
-        v.extend_from_slice(name);
-    }
+    push_display_name(&mut v, name);
     v
 }
 
@@ -233,16 +250,120 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("WARNING: {n} {}", if n == 1 { one } else { many })
 }
 
-/// Read one checksum file completely.
-fn read_list(file: &OsString) -> io::Result<Vec<u8>> {
-    let mut v = Vec::new();
-    if file == "-" {
-        io::stdin().lock().read_to_end(&mut v)?;
-    } else {
-        let mut f = std::fs::File::open(file)?;
-        f.read_to_end(&mut v)?;
+/// One line of a checksum list, or a line too long to be one.
+enum Line<'a> {
+    Text(&'a [u8]),
+    TooLong,
+}
+
+/// Lines of a checksum list, read through a buffer: never more than
+/// [`MAX_LINE`] bytes of one line are held.
+struct Lines<R> {
+    r: BufReader<R>,
+    line: Vec<u8>,
+}
+
+impl<R: Read> Lines<R> {
+    fn new(r: R) -> Self {
+        Lines {
+            r: BufReader::with_capacity(64 << 10, r),
+            line: Vec::new(),
+        }
     }
-    Ok(v)
+
+    /// Whether the next read goes to the source (may block on a pipe).
+    fn drained(&self) -> bool {
+        self.r.buffer().is_empty()
+    }
+
+    /// The next line with its newline (if it had one), None at the end.
+    fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        self.line.clear();
+        let mut any = false;
+        let mut too_long = false;
+        let mut comment = false;
+        loop {
+            let buf = match self.r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, end) = match buf.iter().position(|&c| c == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            if !too_long {
+                if self.line.len() + take > MAX_LINE {
+                    too_long = true;
+                    // A comment stays a comment, however long.
+                    comment = self.line.first().or(buf.first()) == Some(&b'#');
+                    self.line = Vec::new();
+                } else {
+                    self.line.extend_from_slice(&buf[..take]);
+                }
+            }
+            self.r.consume(take);
+            if end {
+                break;
+            }
+        }
+        Ok(match (any, too_long) {
+            (false, _) => None,
+            (true, true) if comment => Some(Line::Text(b"#")),
+            (true, true) => Some(Line::TooLong),
+            (true, false) => Some(Line::Text(&self.line)),
+        })
+    }
+}
+
+/// Open one checksum list: standard input or a file; for a list that may
+/// block (a pipe or terminal), its descriptor, to ask whether more of it is
+/// there before reading.
+fn open_list(file: &OsString) -> io::Result<(Box<dyn Read>, Option<i32>)> {
+    if file == "-" {
+        let stdin = crate::stdio::stdin_checked()?;
+        return Ok((Box::new(stdin.lock()), Some(0)));
+    }
+    let f = std::fs::File::open(file)?;
+    let fd = if f.metadata()?.is_file() {
+        None
+    } else {
+        raw_fd(&f)
+    };
+    Ok((Box::new(f), fd))
+}
+
+#[cfg(unix)]
+fn raw_fd(f: &std::fs::File) -> Option<i32> {
+    use std::os::fd::AsRawFd;
+    Some(f.as_raw_fd())
+}
+
+#[cfg(not(unix))]
+fn raw_fd(_: &std::fs::File) -> Option<i32> {
+    Some(-1)
+}
+
+/// Whether reading `fd` now would wait (nothing there yet, not at the end).
+#[cfg(unix)]
+fn would_block(fd: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll reads and writes only the one pollfd we pass; timeout 0.
+    let r = unsafe { libc::poll(&mut p, 1, 0) };
+    r == 0
+}
+
+#[cfg(not(unix))]
+fn would_block(_: i32) -> bool {
+    true
 }
 
 /// Check every checksum file; the exit status.
@@ -262,17 +383,20 @@ pub fn run(
         } else {
             quote_os(file)
         };
-        let content = match read_list(file) {
-            Ok(c) => c,
+        let (reader, pollable) = match open_list(file) {
+            Ok(r) => r,
             Err(e) => {
                 warn(&format!("{label}: {}", cause(&e)));
                 status = 1;
                 continue;
             }
         };
-        match check_one(
-            &content, &label, is_stdin, ctx, opts, ropts, parallel, &mut out,
-        ) {
+        let list = List {
+            label: &label,
+            is_stdin,
+            pollable,
+        };
+        match check_one(reader, &list, ctx, opts, ropts, parallel, &mut out) {
             Ok(true) => {}
             Ok(false) => status = 1,
             Err(stop) => return stop_status(stop, 1),
@@ -293,113 +417,160 @@ struct Counts {
     matched_any: bool,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_one(
-    content: &[u8],
-    label: &str,
+/// The checksum list being read.
+struct List<'a> {
+    label: &'a str,
     is_stdin: bool,
+    /// A pipe or terminal (its descriptor): answer before waiting for it.
+    pollable: Option<i32>,
+}
+
+/// What one line of the list became; delivered in line order.
+enum Slot {
+    /// Improperly formatted (line number, and why when there is more to say).
+    Malformed(usize, Option<String>),
+    Check(Entry),
+}
+
+/// Report one line's result (in line order); a line of output when there
+/// is one.
+fn report(
+    slot: Slot,
+    r: Option<Digest>,
+    c: &mut Counts,
+    opts: CheckOpts,
+    list: &List,
+    display: &str,
+) -> Option<Vec<u8>> {
+    match (slot, r) {
+        (Slot::Malformed(n, why), _) => {
+            c.misformatted += 1;
+            if let Some(why) = why {
+                warn(&format!("{}: {n}: {why}", list.label));
+            } else if opts.warn {
+                warn(&format!(
+                    "{}: {n}: improperly formatted {display} checksum line",
+                    list.label
+                ));
+            }
+            None
+        }
+        (Slot::Check(e), Some(Err(err))) => {
+            c.properly_formatted += 1;
+            if opts.ignore_missing && err.kind() == io::ErrorKind::NotFound {
+                // Missing files are skipped silently.
+                return None;
+            }
+            warn(&format!("{}: {}", quote(&e.name), cause(&err)));
+            c.read_failures += 1;
+            (!opts.status).then(|| {
+                let mut l = check_name(&e.name);
+                l.extend_from_slice(b": FAILED open or read\n");
+                l
+            })
+        }
+        (Slot::Check(e), Some(Ok(d))) => {
+            c.properly_formatted += 1;
+            let ok = keccakx::ct_eq(&d, &e.expected);
+            if ok {
+                c.matched_any = true;
+            } else {
+                c.mismatched += 1;
+            }
+            (!opts.status && (!ok || !opts.quiet)).then(|| {
+                let mut l = check_name(&e.name);
+                l.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                l
+            })
+        }
+        (Slot::Check(_), None) => None,
+    }
+}
+
+fn check_one(
+    reader: Box<dyn Read>,
+    list: &List,
     ctx: &mut Context,
     opts: CheckOpts,
     ropts: ReadOpts,
     parallel: bool,
     out: &mut Out,
 ) -> Result<bool, Stop> {
-    // Parse every line first; malformed lines keep their place so that the
-    // warnings come out in order with the results.
-    enum Slot {
-        Malformed(usize, Option<String>),
-        Check(Entry),
-    }
-    let mut slots = Vec::new();
-    let mut tasks: Vec<Task> = Vec::new();
-    let mut parser = Parser { bsd_reversed: -1 };
-    let mut lines = content.split_inclusive(|&c| c == b'\n');
-    let mut lineno = 0usize;
-    for raw in lines.by_ref() {
-        lineno += 1;
-        if raw.first() == Some(&b'#') {
-            continue;
-        }
-        let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
-        line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            continue;
-        }
-        match parser.parse(line, ctx) {
-            Some(e) if !(is_stdin && e.name == b"-") => {
-                match ctx.instance(e.info, e.expected.len()) {
-                    Ok(algo) => {
-                        tasks.push(Some((os_from_bytes(&e.name), algo)));
-                        slots.push(Slot::Check(e));
-                    }
-                    Err(msg) => {
-                        tasks.push(None);
-                        slots.push(Slot::Malformed(lineno, Some(msg)));
-                    }
-                }
-            }
-            _ => {
-                tasks.push(None);
-                slots.push(Slot::Malformed(lineno, None));
-            }
-        }
-    }
     let mut c = Counts::default();
     let mut stop: Option<Stop> = None;
     let display = ctx.algo.display();
-    run_ordered(&tasks, ropts, parallel, |i, r| {
-        let mut line: Option<Vec<u8>> = None;
-        match (&slots[i], r) {
-            (Slot::Malformed(n, why), _) => {
-                c.misformatted += 1;
-                if let Some(why) = why {
-                    warn(&format!("{label}: {n}: {why}"));
-                } else if opts.warn {
-                    warn(&format!(
-                        "{label}: {n}: improperly formatted {display} checksum line"
-                    ));
-                }
-            }
-            (Slot::Check(e), Some(Err(err))) => {
-                c.properly_formatted += 1;
-                if opts.ignore_missing && err.kind() == io::ErrorKind::NotFound {
-                    // Missing files are skipped silently.
-                } else {
-                    warn(&format!("{}: {}", quote(&e.name), cause(&err)));
-                    c.read_failures += 1;
-                    if !opts.status {
-                        let mut l = check_name(&e.name);
-                        l.extend_from_slice(b": FAILED open or read\n");
-                        line = Some(l);
-                    }
-                }
-            }
-            (Slot::Check(e), Some(Ok(d))) => {
-                c.properly_formatted += 1;
-                let ok = keccakx::ct_eq(&d, &e.expected);
-                if ok {
-                    c.matched_any = true;
-                } else {
-                    c.mismatched += 1;
-                }
-                if !opts.status && (!ok || !opts.quiet) {
-                    let mut l = check_name(&e.name);
-                    l.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
-                    line = Some(l);
-                }
-            }
-            (Slot::Check(_), None) => {}
-        }
-        if let Some(l) = line {
-            if let Err(s) = out.write(&l) {
+    // Shared by the sink (lines) and this loop (flushes before waiting).
+    let shared = std::cell::RefCell::new(&mut *out);
+    let mut sink = |slot: Slot, r: Option<Digest>| -> ControlFlow<()> {
+        if let Some(l) = report(slot, r, &mut c, opts, list, display) {
+            if let Err(s) = shared.borrow_mut().write(&l) {
                 stop = Some(s);
                 return ControlFlow::Break(());
             }
         }
         ControlFlow::Continue(())
-    });
+    };
+    let mut ord: Ordered<Slot> = Ordered::new(ropts, parallel);
+    let mut parser = Parser { bsd_reversed: -1 };
+    let mut lines = Lines::new(reader);
+    let mut lineno = 0usize;
+    let mut read_error = None;
+    loop {
+        if lines.drained() && list.pollable.is_some_and(would_block) {
+            // About to wait for more of the list: answer what came so far.
+            if ord.finish(&mut sink).is_break() {
+                break;
+            }
+            shared.borrow_mut().flush()?;
+        }
+        let line = match lines.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
+            Err(e) => {
+                read_error = Some(e);
+                break;
+            }
+        };
+        lineno += 1;
+        let (slot, task) = match line {
+            Line::TooLong => (Slot::Malformed(lineno, None), None),
+            Line::Text(raw) => {
+                if raw.first() == Some(&b'#') {
+                    continue;
+                }
+                let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
+                line = line.strip_suffix(b"\r").unwrap_or(line);
+                if line.is_empty() {
+                    continue;
+                }
+                match parser.parse(line, ctx) {
+                    Some(e) if !(list.is_stdin && e.name == b"-") => {
+                        match ctx.instance(e.info, e.expected.len()) {
+                            Ok(algo) => {
+                                let task: Task = Some((os_from_bytes(&e.name), algo));
+                                (Slot::Check(e), task)
+                            }
+                            Err(msg) => (Slot::Malformed(lineno, Some(msg)), None),
+                        }
+                    }
+                    _ => (Slot::Malformed(lineno, None), None),
+                }
+            }
+        };
+        if ord.push(slot, task, &mut sink).is_break() {
+            break;
+        }
+    }
+    let _ = ord.finish(&mut sink);
     if let Some(s) = stop {
         return Err(s);
+    }
+    let label = list.label;
+    if let Some(e) = read_error {
+        // As GNU: the list could not be read to its end; no summary.
+        out.flush()?;
+        warn(&format!("{label}: read error: {}", cause(&e)));
+        return Ok(false);
     }
     if c.properly_formatted == 0 {
         warn(&format!(
@@ -439,6 +610,28 @@ fn check_one(
         && c.mismatched == 0
         && c.read_failures == 0
         && (!opts.strict || c.misformatted == 0))
+}
+
+/// Parse one checksum line for the fuzz targets and tests: the file name,
+/// the expected digest and the algorithm's `-a` name, or None when the
+/// line is improperly formatted. `algorithm`: as `-a` (None: the default,
+/// untagged lines by their length).
+pub fn parse_line(
+    line: &[u8],
+    algorithm: Option<&str>,
+    params: &Params,
+) -> Option<(Vec<u8>, Vec<u8>, &'static str)> {
+    let info = find(algorithm.unwrap_or(crate::algo::DEFAULT_ALGORITHM))?;
+    let own = if algorithm.is_none() {
+        params_for(info, params)
+    } else {
+        params.clone()
+    };
+    let algo = Arc::new(Algo::new(info, &own).ok()?);
+    let ctx = Context::new(algo, algorithm.is_some(), params.clone());
+    let mut p = Parser { bsd_reversed: -1 };
+    p.parse(line, &ctx)
+        .map(|e| (e.name, e.expected, e.info.name))
 }
 
 #[cfg(test)]

@@ -47,8 +47,9 @@ pub struct GlobalArgs {
 
     /// Where to hash: `cpu`; `gpu` (error if no GPU can be used; files up to
     /// 256 MiB are batched onto it); `auto` (default: the CPU, and an NVIDIA
-    /// GPU only for 256 or more files of an algorithm it runs: SHA3-*,
-    /// SHAKE*, Keccak-*, TurboSHAKE*, raw keccak on width 1600). Set
+    /// GPU for the batches of files its cost model says it hashes faster,
+    /// for an algorithm it runs: SHA3-*, SHAKE*, Keccak-*, TurboSHAKE*, raw
+    /// keccak on width 1600; KECCAKX_GPU_COST sets the model). Set
     /// KECCAKX_GPU_DISABLE=1 to hide every GPU.
     #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto, help_heading = "Engine")]
     pub backend: Backend,
@@ -72,7 +73,11 @@ starts with a backslash, as GNU coreutils does. --tag writes `ALGORITHM (FILE) =
 --check reads both formats. A tagged line is checked with the algorithm its tag \
 names (and whichever of the given parameters that algorithm takes); an untagged \
 line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512. \
-For variable-length algorithms the length comes from the line unless -l is given.\n\n\
+For variable-length algorithms the length comes from the line unless -l is given. \
+Lists are read line by line and answered as they are read. In its report (`NAME: OK`), \
+a name holding a control character is written with a leading backslash and \\\\, \\n, \\r, \\t, \
+\\xHH escapes (coreutils escapes only newlines); a line whose name holds a NUL is \
+improperly formatted.\n\n\
 Exit status: 0 if every file was hashed (or every checksum matched), 1 if any \
 file failed, 2 for invalid arguments.\n\n\
 Examples:\n  keccakx sum file.iso\n  keccakx sum -a shake128 -l 64 *.bin\n  \
@@ -184,6 +189,12 @@ pub struct SumArgs {
     #[arg(long = "key-file", value_name = "FILE")]
     pub key_file: Option<PathBuf>,
 
+    /// Accept an empty KMAC key (an empty --key-file or --key-hex ''),
+    /// which is refused otherwise: KMAC with an empty key is a keyless hash
+    /// that anyone can compute.
+    #[arg(long = "allow-empty-key")]
+    pub allow_empty_key: bool,
+
     /// Block size B in bytes (ParallelHash, default 8192; tree-LI leaf block,
     /// default one rate block).
     #[arg(long = "block-size", value_name = "BYTES")]
@@ -265,6 +276,21 @@ pub struct SumArgs {
         help_heading = "Output"
     )]
     pub zero: bool,
+
+    /// Show progress on standard error (bytes, percent, speed, time left)
+    /// even when it is not a terminal (then one line a second). Without
+    /// it, progress appears only on a terminal, and only for work of a few
+    /// seconds or more. Never on standard output.
+    #[arg(long, overrides_with = "no_progress", help_heading = "Output")]
+    pub progress: bool,
+
+    /// Never show progress.
+    #[arg(
+        long = "no-progress",
+        overrides_with = "progress",
+        help_heading = "Output"
+    )]
+    pub no_progress: bool,
 
     /// Mark files as binary (`HASH *FILE`); the digest is the same either way.
     #[arg(short = 'b', long, conflicts_with_all = ["text", "check"], help_heading = "Output")]

@@ -54,6 +54,43 @@ pub fn push_escaped(out: &mut Vec<u8>, name: &[u8]) {
     }
 }
 
+/// Whether a byte is a control character (C0 or DEL) that must not reach
+/// a terminal raw.
+pub fn is_control(c: u8) -> bool {
+    c < 0x20 || c == 0x7f
+}
+
+/// A name as `--check` reports it (`NAME: OK`): as it is, unless it holds
+/// a control character; then a leading backslash and `\\`, `\n`, `\r`,
+/// `\t` and `\xHH` for the others. GNU coreutils escapes only names with
+/// a newline (and writes carriage returns, tabs and escape sequences raw,
+/// where a crafted name can rewrite the terminal line).
+pub fn push_display_name(out: &mut Vec<u8>, name: &[u8]) {
+    if !name.iter().any(|&c| is_control(c)) {
+        out.extend_from_slice(name);
+        return;
+    }
+    out.push(b'\\');
+    for &c in name {
+        match c {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            c if is_control(c) => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(&[
+                    b'\\',
+                    b'x',
+                    HEX[(c >> 4) as usize],
+                    HEX[(c & 15) as usize],
+                ]);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
 /// Undo [`push_escaped`]; `None` for a lone trailing backslash, an escape
 /// other than `\\`, `\n`, `\r`, or a NUL byte (coreutils rejects those lines).
 pub fn unescape(s: &[u8]) -> Option<Vec<u8>> {
@@ -224,6 +261,27 @@ mod tests {
         assert!(unescape(b"a\\").is_none());
         assert!(unescape(b"a\\q").is_none());
         assert!(unescape(b"a\0").is_none());
+    }
+
+    #[test]
+    fn display_names_carry_no_control_bytes() {
+        let show = |n: &[u8]| {
+            let mut v = Vec::new();
+            push_display_name(&mut v, n);
+            v
+        };
+        assert_eq!(show(b"plain name"), b"plain name");
+        assert_eq!(show(b"back\\slash"), b"back\\slash");
+        assert_eq!(show(b"nl\nx\\y"), b"\\nl\\nx\\\\y");
+        assert_eq!(show(b"cr\rtab\t"), b"\\cr\\rtab\\t");
+        assert_eq!(
+            show(b"esc\x1b[2Jbel\x07del\x7f"),
+            b"\\esc\\x1b[2Jbel\\x07del\\x7f"
+        );
+        for c in 0u8..=255 {
+            let v = show(&[b'a', c, b'b']);
+            assert!(!v.iter().any(|&b| is_control(b)), "{c}");
+        }
     }
 
     #[test]

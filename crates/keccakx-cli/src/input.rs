@@ -5,6 +5,11 @@
 //! one thread allowed, a second thread maps or reads the next window or
 //! buffer while this one hashes the current one (two windows, or three
 //! buffers, at a time).
+//!
+//! A file that changes while it is read gives the digest of what was read,
+//! or, when a mapped file shrank (the bytes past its new end read as zeros,
+//! see `mapguard`), an error for that file alone. Files are opened within
+//! the limit on open files (`openlimit`).
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -12,6 +17,7 @@ use std::io::{self, Read};
 use std::sync::mpsc;
 
 use crate::algo::Algo;
+use crate::{mapguard, openlimit, progress, stdio};
 
 /// Read buffer for the streaming path.
 pub const BUF_SIZE: usize = 2 << 20;
@@ -56,27 +62,33 @@ fn is_a_directory() -> io::Error {
 
 /// Hash the file at `path` (`-` is standard input).
 pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
+    let r = hash_path_inner(path, algo, opts);
+    progress::file_done();
+    r
+}
+
+fn hash_path_inner(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if path == "-" {
-        let stdin = io::stdin();
+        let stdin = stdio::stdin_checked()?;
         let lock = stdin.lock();
         return hash_reader(lock, algo, None);
     }
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
+    let mut open = openlimit::open(path)?;
+    let meta = open.file().metadata()?;
     if meta.is_dir() {
         return Err(is_a_directory());
     }
     if meta.is_file() {
         let len = meta.len();
         if !opts.no_mmap && len >= MMAP_MIN && usize::try_from(len).is_ok() {
-            if let Some(d) = hash_mapped(&file, len, algo) {
+            if let Some(d) = hash_mapped(open.file(), len, algo) {
                 return d;
             }
         }
         // Some files (procfs, sysfs) report size 0 yet have content.
-        return hash_file_reader(file, algo, (len > 0).then_some(len));
+        return hash_file_reader(open.file_mut(), algo, (len > 0).then_some(len));
     }
-    hash_file_reader(file, algo, None)
+    hash_file_reader(open.file_mut(), algo, None)
 }
 
 /// Whether reading ahead on a second thread can pay: more than one thread
@@ -137,7 +149,7 @@ fn pipeline<T: Send>(
 
 /// [`hash_reader`] for a file (regular or not): reads ahead on a second
 /// thread when that can pay ([`read_ahead`]).
-fn hash_file_reader(mut file: File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
+fn hash_file_reader(file: &mut File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
     if algo.needs_length() && len.is_none() {
         return hash_reader(file, algo, len);
     }
@@ -153,63 +165,101 @@ fn hash_file_reader(mut file: File, algo: &Algo, len: Option<u64>) -> io::Result
         |spare: Option<Vec<u8>>| {
             let mut buf = spare.unwrap_or_default();
             buf.resize(cap, 0);
-            let n = read_full(&mut file, &mut buf)?;
+            let n = read_full(file, &mut buf)?;
             buf.truncate(n);
             Ok((n > 0).then_some(buf))
         },
         |buf| {
             s.update(&buf);
+            progress::add_bytes(buf.len());
             Some(buf)
         },
     )?;
     s.finish().map_err(io::Error::other)
 }
 
-/// Hash `file` through memory maps of one window at a time, each mapped
-/// with MAP_POPULATE (one system call faults the whole window in) and
-/// unmapped before the next; `None` when the file cannot be mapped (the
-/// caller then reads it).
+/// One mapped window, registered with the SIGBUS guard while it lives.
+struct Window {
+    // Declared first, dropped first: unregistered before it is unmapped,
+    // so no other mapping at the same address can match a stale entry.
+    guard: mapguard::Guard,
+    map: memmap2::Mmap,
+}
+
+/// The error for a mapped file that shrank while it was hashed.
+fn shrank() -> io::Error {
+    io::Error::other("file shrank while being read")
+}
+
+/// Hash `file` through memory maps of one window at a time, unmapped
+/// before the next; `None` when the file cannot be mapped (the caller then
+/// reads it). When a second thread maps ahead, it maps with MAP_POPULATE
+/// (one system call faults the whole window in, off the hashing thread);
+/// alone, the hashing thread lets the pages fault in as it reads them, as
+/// XKCP's K12 does (the kernel maps them 64 KiB at a time): populating
+/// there walked every page once more on that thread (+19% kernel time on a
+/// file of 4 KiB folios; bench/NOTES.md, "KT128 from the shell").
 fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>> {
-    let window = |off: u64| {
+    let ahead = read_ahead(Some(len), MAP_WINDOW);
+    let window = |off: u64| -> io::Result<Option<Window>> {
         let n = (len - off).min(MAP_WINDOW as u64) as usize;
-        // SAFETY: the map is read-only and dropped once hashed. The one
-        // hazard of mapping a file is another process truncating it while
-        // we read (the kernel then raises SIGBUS); tools that mmap (b3sum,
-        // ripgrep) accept the same trade-off, `--no-mmap` avoids it.
-        unsafe {
-            memmap2::MmapOptions::new()
-                .offset(off)
-                .len(n)
-                .populate()
-                .map(file)
-        }
+        // SAFETY: the map is read-only and dropped once hashed. Another
+        // process may change the file meanwhile: changed bytes give the
+        // digest of what was read; bytes cut off by a truncation would
+        // raise SIGBUS, which the guard registered below turns into zero
+        // pages and a per-file error (mapguard.rs).
+        let map = unsafe {
+            let mut o = memmap2::MmapOptions::new();
+            o.offset(off).len(n);
+            if ahead {
+                o.populate();
+            }
+            o.map(file)?
+        };
+        Ok(mapguard::register(map.as_ptr(), map.len()).map(|guard| Window { guard, map }))
     };
-    // The first window failing means this file cannot be mapped.
-    let first = window(0).ok()?;
+    // The first window failing (or unguarded) means this file is read instead.
+    let first = window(0).ok()??;
     let mut s = algo.start(Some(len));
-    let mut off = first.len() as u64;
+    let mut off = first.map.len() as u64;
     let mut first = Some(first);
+    // Set once a window read past the end: nothing more is mapped or hashed.
+    let cut = std::sync::atomic::AtomicBool::new(false);
     let run = pipeline(
-        read_ahead(Some(len), MAP_WINDOW),
+        ahead,
         |_| {
             if let Some(m) = first.take() {
                 return Ok(Some(m));
             }
-            if off >= len {
+            if off >= len || cut.load(std::sync::atomic::Ordering::Relaxed) {
                 return Ok(None);
             }
-            let m = window(off)?;
-            off += m.len() as u64;
+            let m =
+                window(off)?.ok_or_else(|| io::Error::other("too many files mapped at once"))?;
+            off += m.map.len() as u64;
             Ok(Some(m))
         },
         // Unmapped here, once hashed: at most two windows are mapped (one
         // without reading ahead).
         |m| {
-            s.update(&m);
+            if !cut.load(std::sync::atomic::Ordering::Relaxed) {
+                s.update(&m.map);
+                progress::add_bytes(m.map.len());
+                if m.guard.hit() {
+                    cut.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             None
         },
     );
-    Some(run.and_then(|()| s.finish().map_err(io::Error::other)))
+    Some(run.and_then(|()| {
+        // A truncation inside the last page faults nowhere (the page's
+        // tail reads as zeros): the size tells.
+        if cut.into_inner() || file.metadata()?.len() < len {
+            return Err(shrank());
+        }
+        s.finish().map_err(io::Error::other)
+    }))
 }
 
 /// Read `r` to the end: `Interrupted` is retried, other errors end the file.
@@ -234,6 +284,7 @@ pub fn hash_reader(mut r: impl Read, algo: &Algo, len: Option<u64>) -> io::Resul
                 Ok(_) => break,
             }
         }
+        progress::add_bytes(all.len());
         return Ok(algo.digest(&all));
     }
     let mut s = algo.start(len);
@@ -244,6 +295,7 @@ pub fn hash_reader(mut r: impl Read, algo: &Algo, len: Option<u64>) -> io::Resul
             break;
         }
         s.update(&buf[..n]);
+        progress::add_bytes(n);
     }
     s.finish().map_err(io::Error::other)
 }

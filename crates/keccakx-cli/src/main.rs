@@ -1,33 +1,18 @@
 //! `keccakx`: a sha3sum/b3sum-compatible hasher for the whole Keccak family.
-//! Thin: parse the command line, stream the inputs, print.
-
-mod algo;
-mod backend;
-mod bench;
-mod check;
-mod cli;
-mod escape;
-mod exec;
-mod info;
-mod input;
-mod output;
-mod sum;
+//! Thin: parse the command line, stream the inputs, print. The modules
+//! live in the crate's library (src/lib.rs), which the fuzz targets share.
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::sync::Arc;
 
 use clap::Parser;
-use keccakx::registry::Params;
 
-use crate::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
-use crate::cli::{Cli, Command, GlobalArgs, SumArgs};
-use crate::escape::{os_bytes, quote_os};
-use crate::input::{cause, ReadOpts};
-use crate::output::warn;
-
-/// Largest key file read by --key-file.
-const MAX_KEY_FILE: u64 = 1 << 20;
+use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
+use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
+use keccakx_cli::input::ReadOpts;
+use keccakx_cli::output::{self, stop_status, warn, Out};
+use keccakx_cli::params::params_from;
+use keccakx_cli::{backend, bench, check, info, progress, sum};
 
 fn main() {
     std::process::exit(real_main());
@@ -36,11 +21,7 @@ fn main() {
 fn real_main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            // Help and version go to stdout; a closed stdout is not an error.
-            let _ = e.print();
-            return e.exit_code();
-        }
+        Err(e) => return clap_exit(&e),
     };
     let engine_source = match setup(&cli.global) {
         Ok(s) => s,
@@ -51,6 +32,23 @@ fn real_main() -> i32 {
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
+    }
+}
+
+/// Print clap's message (usage error, help, version) and give the exit
+/// status. Help and version go to standard output, and failing to write
+/// them is an error (exit 1, "write error"), as in coreutils; a reader
+/// that went away (`| head`) is not.
+fn clap_exit(e: &clap::Error) -> i32 {
+    let text = e.render().to_string();
+    if e.use_stderr() {
+        output::clear_and_print_err(&text);
+        return e.exit_code();
+    }
+    let mut out = Out::new();
+    match out.write(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => e.exit_code(),
+        Err(s) => stop_status(s, e.exit_code()),
     }
 }
 
@@ -85,63 +83,6 @@ fn setup(g: &GlobalArgs) -> Result<String, i32> {
     }
 }
 
-fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
-    s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
-}
-
-/// The library parameters from the command line; Err is the exit status.
-fn params_from(a: &SumArgs) -> Result<Params, i32> {
-    let key = match (&a.key_hex, &a.key_file) {
-        (Some(k), _) => Some(k.0.clone()),
-        (None, Some(path)) => {
-            let read = std::fs::File::open(path).and_then(|f| {
-                let mut v = Vec::new();
-                f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
-            });
-            match read {
-                Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
-                    warn(&format!(
-                        "--key-file {}: larger than {MAX_KEY_FILE} bytes",
-                        quote_os(path.as_os_str())
-                    ));
-                    return Err(2);
-                }
-                Ok(v) => Some(v),
-                Err(e) => {
-                    warn(&format!(
-                        "--key-file {}: {}",
-                        quote_os(path.as_os_str()),
-                        cause(&e)
-                    ));
-                    return Err(1);
-                }
-            }
-        }
-        (None, None) => None,
-    };
-    let prefix = match (&a.prefix, &a.prefix_hex) {
-        (Some(s), _) => Some(os_bytes(s).to_vec()),
-        (None, Some(h)) => Some(h.0.clone()),
-        (None, None) => None,
-    };
-    Ok(Params {
-        length: a.length,
-        customization: os_to_bytes(&a.customization),
-        function_name: os_to_bytes(&a.function_name),
-        key,
-        block_size: a.block_size,
-        domain: a.domain,
-        width: a.width,
-        rate: a.rate,
-        capacity: a.capacity,
-        rounds: a.rounds,
-        suffix: a.suffix,
-        degree: a.degree,
-        height: a.height,
-        prefix,
-    })
-}
-
 fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     let name = a.algorithm.as_deref().unwrap_or(DEFAULT_ALGORITHM);
     let Some(info) = find(name) else {
@@ -152,7 +93,10 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     };
     let params = match params_from(a) {
         Ok(p) => p,
-        Err(code) => return code,
+        Err((code, msg)) => {
+            warn(&msg);
+            return code;
+        }
     };
     // In check mode without -a the parameters may be meant for the
     // algorithms the tag lines name: keep only what the default takes.
@@ -175,6 +119,15 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     };
     let ropts = ReadOpts { no_mmap: a.no_mmap };
     let parallel = g.threads != Some(1);
+    let mode = if a.no_progress {
+        progress::Mode::Never
+    } else if a.progress {
+        progress::Mode::Always
+    } else {
+        progress::Mode::Auto
+    };
+    // --check streams its lists: the files are not known up front.
+    let _progress = progress::start(mode, (!a.check).then(|| files.clone()));
     if a.check {
         if g.backend == cli::Backend::Gpu {
             warn("--backend gpu: --check hashes on the CPU; use --backend gpu when creating checksums");

@@ -15,6 +15,15 @@ pub struct Out {
     w: io::BufWriter<io::Stdout>,
     /// Flush after every record (interactive use).
     line_flush: bool,
+    /// Standard output was closed when the process started (Rust put
+    /// /dev/null there): every write fails with EBADF, as it would in C.
+    closed: bool,
+}
+
+impl Default for Out {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Out {
@@ -24,6 +33,7 @@ impl Out {
         Out {
             w: io::BufWriter::with_capacity(64 << 10, stdout),
             line_flush,
+            closed: crate::stdio::closed_at_start(1),
         }
     }
 
@@ -37,11 +47,17 @@ impl Out {
 
     /// Write one record (a whole line).
     pub fn write(&mut self, rec: &[u8]) -> Result<(), Stop> {
-        self.w.write_all(rec).map_err(Self::map)?;
-        if self.line_flush {
-            self.w.flush().map_err(Self::map)?;
+        if self.closed {
+            return Err(Stop::Failed(crate::stdio::bad_fd()));
         }
-        Ok(())
+        let (w, line_flush) = (&mut self.w, self.line_flush);
+        crate::progress::around_output(|| {
+            w.write_all(rec).map_err(Self::map)?;
+            if line_flush {
+                w.flush().map_err(Self::map)?;
+            }
+            Ok(())
+        })
     }
 
     pub fn flush(&mut self) -> Result<(), Stop> {
@@ -51,8 +67,18 @@ impl Out {
 
 /// Print `keccakx: MSG` on stderr; a closed stderr is ignored.
 pub fn warn(msg: &str) {
+    crate::progress::clear_line();
     let mut e = io::stderr().lock();
     let _ = writeln!(e, "keccakx: {msg}");
+}
+
+/// Print `text` as it is on stderr (clap's messages); a closed stderr is
+/// ignored.
+pub fn clear_and_print_err(text: &str) {
+    crate::progress::clear_line();
+    let mut e = io::stderr().lock();
+    let _ = e.write_all(text.as_bytes());
+    let _ = e.flush();
 }
 
 /// Turn a [`Stop`] into the exit status: a broken pipe keeps `status`,

@@ -230,6 +230,14 @@ fn error_messages_equal_coreutils() {
 
 /// Build analogous checksum files for sha256sum and keccakx and compare
 /// `--check` output, diagnostics and exit status under every option.
+/// GNU's `--check` output with the one deliberate difference applied:
+/// keccakx escapes every control byte in a reported name (GNU only names
+/// with a newline), here the carriage return and tab of two awkward names.
+fn without_raw_controls(gnu: &[u8]) -> Vec<u8> {
+    let s = replace(gnu, b"cr\rname:", b"\\cr\\rname:");
+    replace(&s, b"tab\tname:", b"\\tab\\tname:")
+}
+
 #[test]
 fn check_mode_equals_coreutils() {
     if !have("sha256sum") {
@@ -306,12 +314,13 @@ fn check_mode_equals_coreutils() {
             let got = run_in(&dir, &kargs, b"");
             no_panic(&got);
             let ctx = format!("set {set} options {v:?}");
+            let gnu_stdout = without_raw_controls(&gnu.stdout);
             assert_eq!(
                 String::from_utf8_lossy(&got.stdout),
-                String::from_utf8_lossy(&gnu.stdout),
+                String::from_utf8_lossy(&gnu_stdout),
                 "{ctx}"
             );
-            assert_eq!(got.stdout, gnu.stdout, "{ctx}");
+            assert_eq!(got.stdout, gnu_stdout, "{ctx}");
             let want_err = String::from_utf8_lossy(&gnu.stderr)
                 .replace("sha256sum:", "keccakx:")
                 .replace("SHA256 checksum line", "SHA3-256 checksum line")
@@ -324,7 +333,7 @@ fn check_mode_equals_coreutils() {
     // The checksum list on standard input.
     let gnu = run_prog("sha256sum", &dir, &args(&["-c", "-w"]), &gnu_file);
     let got = run_in(&dir, &args(&["sum", "-c", "-w"]), &k_file);
-    assert_eq!(got.stdout, gnu.stdout);
+    assert_eq!(got.stdout, without_raw_controls(&gnu.stdout));
     assert_eq!(
         String::from_utf8_lossy(&got.stderr),
         String::from_utf8_lossy(&gnu.stderr)

@@ -52,10 +52,14 @@ const REQUIRED: &[&str] = &[
     "cuMemcpyHtoDAsync_v2",
     "cuMemcpyDtoHAsync_v2",
     "cuMemcpyDtoDAsync_v2",
+    "cuMemcpy2DAsync_v2",
     "cuMemcpyHtoD_v2",
     "cuMemcpyDtoH_v2",
     "cuMemsetD8Async",
     "cuMemGetInfo_v2",
+    "cuMemHostGetDevicePointer_v2",
+    "cuFuncSetAttribute",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
 ];
 
 static STATE: OnceLock<Result<(), GpuError>> = OnceLock::new();

@@ -8,13 +8,15 @@
 //! Device-resident batches (data already in GPU memory) launch directly.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use cudarc::driver::{
-    result, sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr,
-    DevicePtrMut, LaunchConfig, PushKernelArg,
+    result, sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream,
+    DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg,
 };
+use rayon::prelude::*;
 use cudarc::nvrtc::Ptx;
 use keccakx::engine::LaneSpec;
 
@@ -26,18 +28,31 @@ use crate::{device_info, driver, DeviceInfo};
 
 /// Pipeline stages (streams with their own buffers) for host-fed batches.
 pub const STAGES: usize = 3;
-/// Default bytes of message data per pipeline chunk.
+/// Default bytes of message data per pipeline chunk (a chunk also takes at
+/// least [`MIN_LAUNCH_MESSAGES`] messages, up to [`MAX_CHUNK_BYTES`]).
 pub const DEFAULT_CHUNK_BYTES: usize = 32 << 20;
+/// Messages a chunk takes at least (when they fit [`MAX_CHUNK_BYTES`]): one
+/// thread per message, so a launch of fewer leaves most of the GPU idle.
+pub const MIN_LAUNCH_MESSAGES: usize = 100_000;
+/// Most bytes of message data (or of output) in one chunk.
+pub const MAX_CHUNK_BYTES: usize = 256 << 20;
+/// Messages per packing piece (one rayon task).
+const PACK_PIECE: usize = 8192;
 /// Most messages one kernel launch takes (the grid is split beyond).
 const MAX_LAUNCH_MESSAGES: u64 = 1 << 30;
 
 /// Which batch kernel runs a job (see kernels/batch.cu and paper.cu).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BatchKernel {
-    /// The default choice (currently `Staged`; to be revisited with measurements).
+    /// `Direct` where the layout allows it (8-byte aligned offsets, rate and
+    /// buffer; 12 or 24 rounds), else `DoubleBuffered` (sm_80 and newer),
+    /// else `Staged`. To be revisited with the GPU runs' measurements.
     Auto,
     /// One thread per message, blocks staged through shared memory by the warp.
     Staged,
+    /// `Staged` with block t + 1 copied (cp.async, raw words) while block t
+    /// is permuted; 12 or 24 rounds (otherwise `Staged` runs).
+    DoubleBuffered,
     /// One thread per message reading its own blocks with 8-byte loads; used
     /// only where every message offset, the rate and the buffer length are
     /// multiples of 8 and the rounds are 12 or 24 (otherwise `Staged` runs).
@@ -46,21 +61,62 @@ pub enum BatchKernel {
     StagedU64,
     /// The 2011 paper's design: 25 threads per state in shared memory.
     Paper,
+    /// `Staged` capped at 80 registers (`__launch_bounds__(128, 6)`; 24
+    /// rounds only, else `Staged`): for the GPU runs to compare.
+    StagedCapped,
+    /// `Direct` capped at 80 registers (24 rounds; else as `Direct`).
+    DirectCapped,
 }
 
 impl BatchKernel {
+    /// Every choice, for benchmarks and tests.
+    pub const ALL: [BatchKernel; 8] = [
+        BatchKernel::Auto,
+        BatchKernel::Staged,
+        BatchKernel::DoubleBuffered,
+        BatchKernel::Direct,
+        BatchKernel::StagedU64,
+        BatchKernel::Paper,
+        BatchKernel::StagedCapped,
+        BatchKernel::DirectCapped,
+    ];
     fn code(self) -> u8 {
         self as u8
     }
     fn from_code(c: u8) -> BatchKernel {
-        match c {
-            1 => BatchKernel::Staged,
-            2 => BatchKernel::Direct,
-            3 => BatchKernel::StagedU64,
-            4 => BatchKernel::Paper,
-            _ => BatchKernel::Auto,
-        }
+        BatchKernel::ALL
+            .get(c as usize)
+            .copied()
+            .unwrap_or(BatchKernel::Auto)
     }
+}
+
+/// How host-fed batches reach the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputPath {
+    /// Pinned staging buffers, explicit asynchronous copies (the default).
+    Copy,
+    /// Pinned buffers mapped into the device (zero-copy): kernels read the
+    /// messages over the bus, no copy engine involved.
+    Mapped,
+}
+
+/// Where the time of the last host-fed call went (seconds, summed over its
+/// chunks). CPU sides: `plan`, `pack`, `drain`, `wait` (blocked on the GPU);
+/// GPU sides from CUDA events: `h2d`, `kernel`, `d2h`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PipelineStats {
+    pub chunks: usize,
+    pub messages: usize,
+    pub bytes: usize,
+    pub plan_s: f64,
+    pub pack_s: f64,
+    pub drain_s: f64,
+    pub wait_s: f64,
+    pub h2d_s: f64,
+    pub kernel_s: f64,
+    pub d2h_s: f64,
+    pub wall_s: f64,
 }
 
 /// Permutation-throughput kernels (benchmarks).
@@ -172,20 +228,27 @@ pub fn check_spec(spec: &LaneSpec) -> Result<(), GpuError> {
     Ok(())
 }
 
-fn check_out_len(out_len: usize) -> Result<u32, GpuError> {
+pub(crate) fn check_out_len(out_len: usize) -> Result<u32, GpuError> {
     u32::try_from(out_len)
         .map_err(|_| GpuError::Unsupported("output length per message must be below 4 GiB"))
 }
 
-/// One pipeline stage: a stream and its buffers.
-pub(crate) struct Stage {
-    pub(crate) stream: Arc<CudaStream>,
+/// The host buffers a pipeline fill step packs into.
+pub(crate) struct HostBufs {
     pub(crate) h_in: Pinned,
     pub(crate) h_idx: Pinned,
+}
+
+/// One pipeline stage: a stream, its buffers, and events around its copies
+/// and kernel (for [`PipelineStats`]).
+pub(crate) struct Stage {
+    pub(crate) stream: Arc<CudaStream>,
+    pub(crate) host: HostBufs,
     h_out: Pinned,
     d_in: DevBuf,
     d_idx: DevBuf,
     d_out: DevBuf,
+    events: [CudaEvent; 4],
     pending: Option<(usize, usize)>, // (chunk, output bytes)
 }
 
@@ -212,10 +275,30 @@ pub struct GpuHasher {
     stages: Mutex<Vec<Stage>>,
     chunk_bytes: AtomicUsize,
     kernel: AtomicU8,
-    last_kernel_ms: Mutex<Option<f32>>,
+    mapped_input: AtomicBool,
+    pub(crate) last_kernel_ms: Mutex<Option<f32>>,
+    /// Start/end events timing device-resident jobs, kept between calls
+    /// (a job that finds them busy makes its own).
+    timing: Mutex<[CudaEvent; 2]>,
+    last_stats: Mutex<PipelineStats>,
+    pub(crate) scratch: Mutex<Scratch>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Buffers the device-resident calls keep between calls: allocating and
+/// freeing per call would cost a cuMemFree each, which waits for the whole
+/// device. Two of each for the leaves' pipeline (group k drains while group
+/// k + 1 runs).
+pub(crate) struct Scratch {
+    pub(crate) d_out: [DevBuf; 2],
+    pub(crate) d_idx: DevBuf,
+    /// Gathered messages (device-resident tree LI) and their prefixes.
+    pub(crate) gather: DevBuf,
+    pub(crate) prefixes: DevBuf,
+    pub(crate) h_out: [Pinned; 2],
+    pub(crate) done: [CudaEvent; 2],
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -297,18 +380,36 @@ impl GpuHasher {
         let ctx = CudaContext::new(ordinal)?;
         let (module, image_source) = load_module(&ctx, Module::Batch24, target)?;
         let mut stages = Vec::with_capacity(STAGES);
+        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         for _ in 0..STAGES {
             stages.push(Stage {
                 stream: ctx.new_stream()?,
-                h_in: Pinned::new(&ctx, 0, true)?,
-                h_idx: Pinned::new(&ctx, 0, true)?,
+                host: HostBufs {
+                    h_in: Pinned::new(&ctx, 0, true)?,
+                    h_idx: Pinned::new(&ctx, 0, true)?,
+                },
                 h_out: Pinned::new(&ctx, 0, false)?,
                 d_in: DevBuf::empty(&ctx),
                 d_idx: DevBuf::empty(&ctx),
                 d_out: DevBuf::empty(&ctx),
+                events: [
+                    ctx.new_event(timing)?,
+                    ctx.new_event(timing)?,
+                    ctx.new_event(timing)?,
+                    ctx.new_event(timing)?,
+                ],
                 pending: None,
             });
         }
+        let scratch = Scratch {
+            d_out: [DevBuf::empty(&ctx), DevBuf::empty(&ctx)],
+            d_idx: DevBuf::empty(&ctx),
+            gather: DevBuf::empty(&ctx),
+            prefixes: DevBuf::empty(&ctx),
+            h_out: [Pinned::new(&ctx, 0, false)?, Pinned::new(&ctx, 0, false)?],
+            done: [ctx.new_event(None)?, ctx.new_event(None)?],
+        };
+        let job_timing = [ctx.new_event(timing)?, ctx.new_event(timing)?];
         Ok(GpuHasher {
             info,
             ctx,
@@ -319,8 +420,84 @@ impl GpuHasher {
             stages: Mutex::new(stages),
             chunk_bytes: AtomicUsize::new(DEFAULT_CHUNK_BYTES),
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
+            mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
+            timing: Mutex::new(job_timing),
+            last_stats: Mutex::new(PipelineStats::default()),
+            scratch: Mutex::new(scratch),
         })
+    }
+
+    /// Choose how host-fed batches reach the GPU (default [`InputPath::Copy`]).
+    pub fn set_input_path(&self, path: InputPath) {
+        self.mapped_input
+            .store(path == InputPath::Mapped, Ordering::Relaxed);
+    }
+
+    /// How host-fed batches reach the GPU.
+    pub fn input_path(&self) -> InputPath {
+        if self.mapped_input.load(Ordering::Relaxed) {
+            InputPath::Mapped
+        } else {
+            InputPath::Copy
+        }
+    }
+
+    /// Device and pinned host buffers this hasher has allocated so far.
+    /// Buffers are kept between calls and only grow, so repeating a call
+    /// of the same size allocates nothing.
+    pub fn buffer_allocations(&self) -> u64 {
+        crate::mem::allocations(&self.ctx)
+    }
+
+    /// Free the buffers kept between calls (pinned host memory above all;
+    /// the next call allocates again). Waits for the device's queued work.
+    pub fn release_buffers(&self) -> Result<(), GpuError> {
+        self.ctx.bind_to_thread()?;
+        let mut stages = lock(&self.stages);
+        let mut scratch = lock(&self.scratch);
+        self.ctx.synchronize()?;
+        for st in stages.iter_mut() {
+            let mapped = st.host.h_in.is_mapped();
+            st.host.h_in = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+            st.host.h_idx = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+            st.h_out = Pinned::new(&self.ctx, 0, false)?;
+            st.d_in = DevBuf::empty(&self.ctx);
+            st.d_idx = DevBuf::empty(&self.ctx);
+            st.d_out = DevBuf::empty(&self.ctx);
+            st.pending = None;
+        }
+        let sc = &mut *scratch;
+        sc.d_out = [DevBuf::empty(&self.ctx), DevBuf::empty(&self.ctx)];
+        sc.d_idx = DevBuf::empty(&self.ctx);
+        sc.gather = DevBuf::empty(&self.ctx);
+        sc.prefixes = DevBuf::empty(&self.ctx);
+        sc.h_out = [Pinned::new(&self.ctx, 0, false)?, Pinned::new(&self.ctx, 0, false)?];
+        Ok(())
+    }
+
+    /// Where the time of the last host-fed call went.
+    pub fn last_pipeline_stats(&self) -> PipelineStats {
+        *lock(&self.last_stats)
+    }
+
+    /// States that fill the device exactly once with a permutation kernel
+    /// (resident blocks per SM from the occupancy API × SMs × states per
+    /// block): a grid of a whole number of waves has no partial last wave.
+    pub fn perm_wave_states(&self, kernel: PermKernel) -> Result<u64, GpuError> {
+        let (module, name, threads, per_block) = perm_kernel(kernel);
+        let func = self.function(module, name)?;
+        self.ctx.bind_to_thread()?;
+        let blocks = func.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)?;
+        let dev = result::device::get(self.info.ordinal as i32)?;
+        // SAFETY: the driver is initialised and `dev` is its handle.
+        let sms = unsafe {
+            result::device::get_attribute(
+                dev,
+                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+        }?;
+        Ok(blocks.max(1) as u64 * sms.max(1) as u64 * per_block)
     }
 
     /// The device.
@@ -414,13 +591,21 @@ impl GpuHasher {
             }
         };
         let f = m.load_function(name)?;
+        if name.starts_with("kx_batch_async") {
+            // Above the default 48 KiB of dynamic shared memory: opt in up
+            // to what the largest rate needs.
+            f.set_attribute(
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                kernels::batch_async_smem_bytes(199) as i32,
+            )?;
+        }
         lock(&self.functions).push((name, f.clone()));
         Ok(f)
     }
 
     /// Launch the batch kernel for `job` on `stream` (split into several
     /// grids for very large batches).
-    fn launch(
+    pub(crate) fn launch(
         &self,
         stream: &CudaStream,
         spec: &LaneSpec,
@@ -430,21 +615,36 @@ impl GpuHasher {
         if job.n == 0 {
             return Ok(());
         }
-        let mut kind = self.batch_kernel();
-        if kind == BatchKernel::Auto {
-            kind = BatchKernel::Staged;
-        }
+        let rounds_ok = spec.rounds == 24 || spec.rounds == 12;
         let direct_ok = aligned8
             && spec.rate_bytes.is_multiple_of(8)
-            && (spec.rounds == 24 || spec.rounds == 12)
+            && rounds_ok
             && job.data.is_multiple_of(8)
             && job.data_len.is_multiple_of(8);
-        if (kind == BatchKernel::Direct && !direct_ok)
-            || (kind == BatchKernel::StagedU64 && spec.rounds != 24)
-        {
-            kind = BatchKernel::Staged;
-        }
+        let kind = match self.batch_kernel() {
+            BatchKernel::Auto if direct_ok => BatchKernel::Direct,
+            BatchKernel::Auto if rounds_ok && self.info.compute_capability.0 >= 8 => {
+                BatchKernel::DoubleBuffered
+            }
+            BatchKernel::Auto => BatchKernel::Staged,
+            BatchKernel::Direct | BatchKernel::DirectCapped if !direct_ok => BatchKernel::Staged,
+            BatchKernel::DirectCapped if spec.rounds != 24 => BatchKernel::Direct,
+            BatchKernel::StagedU64 | BatchKernel::StagedCapped if spec.rounds != 24 => {
+                BatchKernel::Staged
+            }
+            BatchKernel::DoubleBuffered if !rounds_ok => BatchKernel::Staged,
+            k => k,
+        };
         let staged_smem = kernels::batch_smem_bytes(spec.rate_bytes);
+        let r24 = spec.rounds == 24;
+        let batch = |name: &'static str, smem: u32| {
+            let module = match spec.rounds {
+                24 => Module::Batch24,
+                12 => Module::Batch12,
+                _ => Module::BatchN,
+            };
+            (module, name, BATCH_THREADS, BATCH_THREADS as u64, smem)
+        };
         let (module, name, threads, per_block, smem) = match kind {
             BatchKernel::Paper => (
                 Module::Paper,
@@ -453,49 +653,19 @@ impl GpuHasher {
                 PAPER_STATES as u64,
                 0,
             ),
-            BatchKernel::Direct if spec.rounds == 24 => (
-                Module::Batch24,
-                "kx_batch_direct_r24",
-                BATCH_THREADS,
-                BATCH_THREADS as u64,
-                0,
-            ),
-            BatchKernel::Direct => (
-                Module::Batch12,
-                "kx_batch_direct_r12",
-                BATCH_THREADS,
-                BATCH_THREADS as u64,
-                0,
-            ),
-            BatchKernel::StagedU64 => (
-                Module::Batch24,
-                "kx_batch_u64_r24",
-                BATCH_THREADS,
-                BATCH_THREADS as u64,
-                staged_smem,
+            BatchKernel::Direct if r24 => batch("kx_batch_direct_r24", 0),
+            BatchKernel::Direct => batch("kx_batch_direct_r12", 0),
+            BatchKernel::DirectCapped => batch("kx_batch_direct_lb6_r24", 0),
+            BatchKernel::StagedU64 => batch("kx_batch_u64_r24", staged_smem),
+            BatchKernel::StagedCapped => batch("kx_batch_lb6_r24", staged_smem),
+            BatchKernel::DoubleBuffered => batch(
+                if r24 { "kx_batch_async_r24" } else { "kx_batch_async_r12" },
+                kernels::batch_async_smem_bytes(spec.rate_bytes),
             ),
             _ => match spec.rounds {
-                24 => (
-                    Module::Batch24,
-                    "kx_batch_r24",
-                    BATCH_THREADS,
-                    BATCH_THREADS as u64,
-                    staged_smem,
-                ),
-                12 => (
-                    Module::Batch12,
-                    "kx_batch_r12",
-                    BATCH_THREADS,
-                    BATCH_THREADS as u64,
-                    staged_smem,
-                ),
-                _ => (
-                    Module::BatchN,
-                    "kx_batch_rn",
-                    BATCH_THREADS,
-                    BATCH_THREADS as u64,
-                    staged_smem,
-                ),
+                24 => batch("kx_batch_r24", staged_smem),
+                12 => batch("kx_batch_r12", staged_smem),
+                _ => batch("kx_batch_rn", staged_smem),
             },
         };
         let func = self.function(module, name)?;
@@ -533,6 +703,8 @@ impl GpuHasher {
 
     /// Hash `inputs[i]` into `out[i * out_len .. (i + 1) * out_len]` on the
     /// GPU: the contract of `keccakx::engine::Engine::hash_many`, fallible.
+    /// Every message goes to the GPU (the engine, [`crate::GpuEngine`],
+    /// routes by cost first).
     pub fn hash_many(
         &self,
         spec: &LaneSpec,
@@ -540,54 +712,137 @@ impl GpuHasher {
         out_len: usize,
         out: &mut [u8],
     ) -> Result<(), GpuError> {
-        check_spec(spec)?;
-        let out_len32 = check_out_len(out_len)?;
-        if inputs.len().checked_mul(out_len) != Some(out.len()) {
-            return Err(GpuError::Unsupported(
-                "output buffer size must equal inputs.len() * out_len",
-            ));
+        self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
+    }
+
+    /// [`GpuHasher::hash_many`], running `side()` once on the calling thread
+    /// after the first chunk is queued on the GPU (the modes' serial work:
+    /// KT's final node absorbing the previous call's chaining values). It
+    /// runs even when the call fails.
+    pub fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> Result<(), GpuError> {
+        let mut side_done = false;
+        let r = (|| {
+            check_spec(spec)?;
+            let out_len32 = check_out_len(out_len)?;
+            if inputs.len().checked_mul(out_len) != Some(out.len()) {
+                return Err(GpuError::Unsupported(
+                    "output buffer size must equal inputs.len() * out_len",
+                ));
+            }
+            if inputs.is_empty() || out_len == 0 {
+                return Ok(());
+            }
+            let t0 = Instant::now();
+            let chunks = plan_chunks(inputs, out_len, self.chunk_bytes());
+            let plan_s = t0.elapsed().as_secs_f64();
+            let mut fill = |c: usize, host: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
+                pack_messages(host, &inputs[chunks[c].clone()], spec, out_len32)
+            };
+            let out_ptr = SendPtr(out.as_mut_ptr());
+            let chunks_ref = &chunks;
+            let mut drain = move |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
+                let r = &chunks_ref[c];
+                let p = out_ptr;
+                // SAFETY: chunk c owns out[r.start * out_len .. r.end * out_len]
+                // (chunks are disjoint and in bounds: inputs.len() * out_len
+                // = out.len()), and `out` outlives the pipeline call.
+                let dst = unsafe {
+                    std::slice::from_raw_parts_mut(p.0.add(r.start * out_len), r.len() * out_len)
+                };
+                copy_parallel(dst, bytes);
+                Ok(())
+            };
+            let mut beside = || {
+                side_done = true;
+                side()
+            };
+            let r = self.pipeline(spec, chunks.len(), &mut fill, &mut drain, &mut beside);
+            let mut st = lock(&self.last_stats);
+            st.plan_s = plan_s;
+            st.messages = inputs.len();
+            st.bytes = inputs.iter().map(|m| m.len()).sum();
+            st.wall_s = t0.elapsed().as_secs_f64();
+            r
+        })();
+        if !side_done {
+            side();
         }
-        if inputs.is_empty() || out_len == 0 {
-            return Ok(());
-        }
-        let chunks = plan_chunks(inputs, out_len, self.chunk_bytes.load(Ordering::Relaxed));
-        let mut fill = |c: usize, st: &mut Stage| -> Result<ChunkPlan, GpuError> {
-            let msgs = &inputs[chunks[c].clone()];
-            pack_messages(st, msgs, spec, out_len32)
-        };
-        let mut drain = |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
-            let r = &chunks[c];
-            out[r.start * out_len..r.end * out_len].copy_from_slice(bytes);
-            Ok(())
-        };
-        self.pipeline(spec, chunks.len(), &mut fill, &mut drain)
+        r
     }
 
     /// Run `n_chunks` chunks through the stages: `fill` packs chunk c into a
-    /// stage's host buffers, `drain` receives chunk c's output bytes, in
-    /// chunk order.
+    /// stage's host buffers while `drain` receives the output bytes of the
+    /// chunk that stage ran before (in chunk order, on two threads at once);
+    /// `side` runs once, after the first chunk is queued.
     pub(crate) fn pipeline(
         &self,
         spec: &LaneSpec,
         n_chunks: usize,
-        fill: &mut dyn FnMut(usize, &mut Stage) -> Result<ChunkPlan, GpuError>,
-        drain: &mut dyn FnMut(usize, &[u8]) -> Result<(), GpuError>,
+        fill: &mut (dyn FnMut(usize, &mut HostBufs) -> Result<ChunkPlan, GpuError> + Send),
+        drain: &mut (dyn FnMut(usize, &[u8]) -> Result<(), GpuError> + Send),
+        side: &mut dyn FnMut(),
     ) -> Result<(), GpuError> {
         self.ctx.bind_to_thread()?;
+        let mapped = self.input_path() == InputPath::Mapped;
         let mut stages = lock(&self.stages);
+        let mut stats = PipelineStats::default();
+        let mut side = Some(side);
         let result = (|| {
-            for c in 0..n_chunks {
-                let st = &mut stages[c % STAGES];
-                finish(st, drain)?;
-                let plan = fill(c, st)?;
-                self.issue(spec, st, plan, c)?;
+            for st in stages.iter_mut() {
+                if st.host.h_in.is_mapped() != mapped {
+                    // The input path changed: new host buffers of that kind.
+                    st.host.h_in = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+                    st.host.h_idx = Pinned::with_mapping(&self.ctx, 0, true, mapped)?;
+                }
             }
-            for k in 0..STAGES {
-                let c = n_chunks + k;
-                finish(&mut stages[c % STAGES], drain)?;
+            for c in 0..n_chunks + STAGES {
+                let st = &mut stages[c % STAGES];
+                let previous = wait_stage(st, &mut stats)?;
+                let Stage { host, h_out, .. } = st;
+                let mut fill_c = |host: &mut HostBufs| -> Result<Option<(ChunkPlan, f64)>, GpuError> {
+                    if c >= n_chunks {
+                        return Ok(None);
+                    }
+                    let t = Instant::now();
+                    let p = fill(c, host)?;
+                    Ok(Some((p, t.elapsed().as_secs_f64())))
+                };
+                let mut drain_prev = |h_out: &Pinned| -> Result<f64, GpuError> {
+                    let t = Instant::now();
+                    if let Some((pc, bytes)) = previous {
+                        drain(pc, &h_out.as_slice()[..bytes])?;
+                    }
+                    Ok(t.elapsed().as_secs_f64())
+                };
+                let (plan, drained) = if previous.is_some() && c < n_chunks {
+                    let (d, f) = rayon::join(|| drain_prev(h_out), || fill_c(host));
+                    (f?, d?)
+                } else {
+                    let d = drain_prev(h_out)?;
+                    (fill_c(host)?, d)
+                };
+                stats.drain_s += drained;
+                if let Some((plan, packed)) = plan {
+                    stats.pack_s += packed;
+                    self.issue(spec, st, plan, c)?;
+                    stats.chunks += 1;
+                    if let Some(f) = side.take() {
+                        f();
+                    }
+                }
             }
             Ok(())
         })();
+        if let Some(f) = side.take() {
+            f();
+        }
         if result.is_err() {
             // Leave no copy in flight into buffers that may be reused or freed.
             for st in stages.iter_mut() {
@@ -595,10 +850,12 @@ impl GpuHasher {
                 st.pending = None;
             }
         }
+        *lock(&self.last_stats) = stats;
         result
     }
 
-    /// Upload a filled stage, launch, and queue the download of the output.
+    /// Upload a filled stage (or, mapped, point the kernel at it), launch,
+    /// and queue the download of the output, with events between the steps.
     fn issue(
         &self,
         spec: &LaneSpec,
@@ -610,34 +867,54 @@ impl GpuHasher {
         let n = job.n as usize;
         let out_bytes = n * job.out_len as usize;
         let idx_bytes = if plan.indexed { 16 * n } else { 0 };
-        st.d_in.reserve(plan.data_bytes)?;
-        st.d_idx.reserve(idx_bytes)?;
         st.d_out.reserve(out_bytes)?;
         st.h_out.reserve(out_bytes, false)?;
         let cs = st.stream.cu_stream();
-        // SAFETY: source ranges lie inside the pinned buffers, destinations
-        // inside device buffers at least as large (reserved above); the
-        // buffers stay untouched until `finish` synchronises this stream.
-        unsafe {
-            if plan.data_bytes > 0 {
-                result::memcpy_htod_async(
-                    st.d_in.ptr(),
-                    &st.h_in.as_slice()[..plan.data_bytes],
-                    cs,
-                )?;
+        st.events[0].record(&st.stream)?;
+        let (data_ptr, idx_ptr) = match (st.host.h_in.device_ptr()?, plan.data_bytes) {
+            (Some(d), _) => {
+                let i = if idx_bytes > 0 {
+                    st.host.h_idx.device_ptr()?.unwrap_or(0)
+                } else {
+                    0
+                };
+                (d, i)
             }
-            if idx_bytes > 0 {
-                result::memcpy_htod_async(st.d_idx.ptr(), &st.h_idx.as_slice()[..idx_bytes], cs)?;
+            (None, 0) => (0, 0),
+            (None, _) => {
+                st.d_in.reserve(plan.data_bytes)?;
+                st.d_idx.reserve(idx_bytes)?;
+                // SAFETY: source ranges lie inside the pinned buffers,
+                // destinations inside device buffers at least as large
+                // (reserved above); the buffers stay untouched until `finish`
+                // synchronises this stream.
+                unsafe {
+                    result::memcpy_htod_async(
+                        st.d_in.ptr(),
+                        &st.host.h_in.as_slice()[..plan.data_bytes],
+                        cs,
+                    )?;
+                    if idx_bytes > 0 {
+                        result::memcpy_htod_async(
+                            st.d_idx.ptr(),
+                            &st.host.h_idx.as_slice()[..idx_bytes],
+                            cs,
+                        )?;
+                    }
+                }
+                (st.d_in.ptr(), st.d_idx.ptr())
             }
-        }
-        job.data = st.d_in.ptr();
+        };
+        st.events[1].record(&st.stream)?;
+        job.data = data_ptr;
         job.data_len = plan.data_bytes as u64;
         if plan.indexed {
-            job.offsets = st.d_idx.ptr();
-            job.lengths = st.d_idx.ptr() + 8 * n as u64;
+            job.offsets = idx_ptr;
+            job.lengths = idx_ptr + 8 * n as u64;
         }
         job.out = st.d_out.ptr();
         self.launch(&st.stream, spec, job, plan.aligned8)?;
+        st.events[2].record(&st.stream)?;
         // SAFETY: as above, into the pinned output buffer of out_bytes.
         unsafe {
             result::memcpy_dtoh_async(
@@ -646,6 +923,7 @@ impl GpuHasher {
                 cs,
             )
         }?;
+        st.events[3].record(&st.stream)?;
         st.pending = Some((c, out_bytes));
         Ok(())
     }
@@ -669,10 +947,12 @@ impl GpuHasher {
             check_spec(spec)?;
             return Ok(());
         }
-        let d_out = DevBuf::new(&self.ctx, out.len())?;
-        self.device_job(spec, data, layout, out_len, d_out.ptr())?;
+        let mut scratch = lock(&self.scratch);
+        scratch.d_out[0].reserve(out.len())?;
+        let d_out = scratch.d_out[0].ptr();
+        self.device_job(&mut scratch, spec, data, layout, out_len, d_out)?;
         // SAFETY: d_out holds out.len() bytes written by the (finished) job.
-        unsafe { result::memcpy_dtoh_sync(out, d_out.ptr()) }?;
+        unsafe { result::memcpy_dtoh_sync(out, d_out) }?;
         Ok(())
     }
 
@@ -697,11 +977,12 @@ impl GpuHasher {
         }
         let stream = self.stream();
         let (out_ptr, _record) = out.device_ptr_mut(&stream);
-        self.device_job(spec, data, layout, out_len, out_ptr)
+        self.device_job(&mut lock(&self.scratch), spec, data, layout, out_len, out_ptr)
     }
 
     fn device_job(
         &self,
+        scratch: &mut Scratch,
         spec: &LaneSpec,
         data: &CudaSlice<u8>,
         layout: Layout<'_>,
@@ -719,31 +1000,37 @@ impl GpuHasher {
         self.ctx.bind_to_thread()?;
         let stream = self.stream();
         let (data_ptr, _record) = data.device_ptr(&stream);
-        let (raw, _idx, aligned8) = match layout {
+        let host: Vec<u8>;
+        let (raw, aligned8) = match layout {
             Layout::Uniform { count, stride, len } => (
                 RawLayout::Uniform {
                     count: count as u64,
                     stride,
                     len,
                 },
-                None,
                 stride % 8 == 0,
             ),
             Layout::Indexed { offsets, lengths } => {
                 let n = offsets.len();
-                let mut host = Vec::with_capacity(16 * n);
-                for v in offsets.iter().chain(lengths) {
-                    host.extend_from_slice(&v.to_le_bytes());
-                }
-                let buf = DevBuf::new(&self.ctx, host.len())?;
-                // SAFETY: buf holds host.len() bytes.
-                unsafe { result::memcpy_htod_sync(buf.ptr(), &host) }?;
+                host = offsets
+                    .iter()
+                    .chain(lengths)
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect();
+                scratch.d_idx.reserve(host.len())?;
+                let buf = &scratch.d_idx;
+                // On the job's own stream: a synchronous copy would run on the
+                // legacy default stream, which does not order against this
+                // non-blocking stream, so the kernel could read stale indices.
+                // SAFETY: buf holds host.len() bytes; `host` lives until
+                // run_raw below has synchronised the stream.
+                unsafe { result::memcpy_htod_async(buf.ptr(), &host, stream.cu_stream()) }?;
                 let raw = RawLayout::Indexed {
                     count: n as u64,
                     offsets: buf.ptr(),
                     lengths: buf.ptr() + 8 * n as u64,
                 };
-                (raw, Some(buf), offsets.iter().all(|o| o % 8 == 0))
+                (raw, offsets.iter().all(|o| o % 8 == 0))
             }
         };
         self.run_raw(
@@ -798,7 +1085,7 @@ impl GpuHasher {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run_raw(
+    pub(crate) fn run_raw(
         &self,
         stream: &Arc<CudaStream>,
         spec: &LaneSpec,
@@ -809,43 +1096,26 @@ impl GpuHasher {
         out_len: u32,
         aligned8: bool,
     ) -> Result<(), GpuError> {
-        let mut job = BatchJob {
-            data,
-            data_len,
-            out,
-            rate: spec.rate_bytes as u32,
-            suffix: spec.delimited_suffix as u32,
-            out_len,
-            rounds: spec.rounds as u32,
-            ..BatchJob::default()
-        };
-        match layout {
-            RawLayout::Uniform { count, stride, len } => {
-                job.n = count;
-                job.stride = stride;
-                job.msg_len = len;
-            }
-            RawLayout::Indexed {
-                count,
-                offsets,
-                lengths,
-            } => {
-                job.n = count;
-                job.offsets = offsets;
-                job.lengths = lengths;
-            }
-        }
+        let job = raw_job(spec, data, data_len, layout, out, out_len);
         if job.n == 0 || out_len == 0 {
             return Ok(());
         }
-        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let start = self.ctx.new_event(timing)?;
-        let end = self.ctx.new_event(timing)?;
+        // Kept events when free (another thread's job may hold them).
+        let own;
+        let kept = self.timing.try_lock();
+        let [start, end] = match &kept {
+            Ok(events) => &**events,
+            Err(_) => {
+                let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+                own = [self.ctx.new_event(timing)?, self.ctx.new_event(timing)?];
+                &own
+            }
+        };
         start.record(stream)?;
         self.launch(stream, spec, job, aligned8)?;
         end.record(stream)?;
         stream.synchronize()?;
-        *lock(&self.last_kernel_ms) = start.elapsed_ms(&end).ok();
+        *lock(&self.last_kernel_ms) = start.elapsed_ms(end).ok();
         Ok(())
     }
 
@@ -861,32 +1131,7 @@ impl GpuHasher {
         if states == 0 {
             return Ok((0.0, Vec::new()));
         }
-        let (module, name, threads, per_block) = match kernel {
-            PermKernel::Fast24 => (
-                Module::Perm,
-                "kx_perm_r24",
-                PERM_THREADS,
-                PERM_THREADS as u64,
-            ),
-            PermKernel::Fast12 => (
-                Module::Perm,
-                "kx_perm_r12",
-                PERM_THREADS,
-                PERM_THREADS as u64,
-            ),
-            PermKernel::FastU64 => (
-                Module::Perm,
-                "kx_perm_u64_r24",
-                PERM_THREADS,
-                PERM_THREADS as u64,
-            ),
-            PermKernel::Paper => (
-                Module::Paper,
-                "kx_paper_perm",
-                25 * PAPER_STATES,
-                PAPER_STATES as u64,
-            ),
-        };
+        let (module, name, threads, per_block) = perm_kernel(kernel);
         let func = self.function(module, name)?;
         let blocks = u32::try_from(states.div_ceil(per_block))
             .map_err(|_| GpuError::Unsupported("too many states for one grid"))?;
@@ -974,112 +1219,172 @@ impl Drop for GpuHasher {
     }
 }
 
-/// Wait for a stage's chunk and hand its output to `drain`.
-fn finish(
-    st: &mut Stage,
-    drain: &mut dyn FnMut(usize, &[u8]) -> Result<(), GpuError>,
-) -> Result<(), GpuError> {
-    if let Some((c, bytes)) = st.pending.take() {
-        st.stream.synchronize()?;
-        drain(c, &st.h_out.as_slice()[..bytes])?;
+/// A permutation kernel: module, entry point, threads per block, states per block.
+/// The kernel's parameter block for messages at raw device addresses.
+pub(crate) fn raw_job(spec: &LaneSpec, data: u64, data_len: u64, layout: RawLayout, out: u64, out_len: u32) -> BatchJob {
+    let mut job = BatchJob {
+        data,
+        data_len,
+        out,
+        rate: spec.rate_bytes as u32,
+        suffix: spec.delimited_suffix as u32,
+        out_len,
+        rounds: spec.rounds as u32,
+        ..BatchJob::default()
+    };
+    match layout {
+        RawLayout::Uniform { count, stride, len } => {
+            job.n = count;
+            job.stride = stride;
+            job.msg_len = len;
+        }
+        RawLayout::Indexed {
+            count,
+            offsets,
+            lengths,
+        } => {
+            job.n = count;
+            job.offsets = offsets;
+            job.lengths = lengths;
+        }
     }
-    Ok(())
+    job
 }
 
-fn round8(x: usize) -> usize {
+fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
+    match kernel {
+        PermKernel::Fast24 => (Module::Perm, "kx_perm_r24", PERM_THREADS, PERM_THREADS as u64),
+        PermKernel::Fast12 => (Module::Perm, "kx_perm_r12", PERM_THREADS, PERM_THREADS as u64),
+        PermKernel::FastU64 => (
+            Module::Perm,
+            "kx_perm_u64_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::Paper => (
+            Module::Paper,
+            "kx_paper_perm",
+            25 * PAPER_STATES,
+            PAPER_STATES as u64,
+        ),
+    }
+}
+
+/// Wait for a stage's chunk (if any), add its event times to `stats`, and
+/// say which chunk it was and how many output bytes it left in `h_out`.
+fn wait_stage(st: &mut Stage, stats: &mut PipelineStats) -> Result<Option<(usize, usize)>, GpuError> {
+    let Some(p) = st.pending.take() else {
+        return Ok(None);
+    };
+    let t = Instant::now();
+    st.stream.synchronize()?;
+    stats.wait_s += t.elapsed().as_secs_f64();
+    let ms = |a: &CudaEvent, b: &CudaEvent| a.elapsed_ms(b).map(|x| x as f64 / 1e3).unwrap_or(0.0);
+    stats.h2d_s += ms(&st.events[0], &st.events[1]);
+    stats.kernel_s += ms(&st.events[1], &st.events[2]);
+    stats.d2h_s += ms(&st.events[2], &st.events[3]);
+    Ok(Some(p))
+}
+
+/// A raw pointer the drain closure may carry to another thread.
+#[derive(Clone, Copy)]
+struct SendPtr(*mut u8);
+// SAFETY: used only to rebuild disjoint per-chunk slices of one buffer.
+unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
+
+pub(crate) fn round8(x: usize) -> usize {
     (x + 7) & !7
 }
 
-/// Cut a batch into chunks of at most `chunk_bytes` packed bytes (and as
-/// many output bytes); a message larger than that gets a chunk of its own.
+/// Messages per block of the parallel planning pass.
+const PLAN_BLOCK: usize = 1024;
+
+/// Cut a batch into chunks: a chunk closes once it has at least
+/// [`MIN_LAUNCH_MESSAGES`] messages and `chunk_bytes` packed bytes, or
+/// before it would pass [`MAX_CHUNK_BYTES`] of data or of output; a message
+/// larger than that gets a chunk of its own. Packed sizes are summed per
+/// block of messages on all cores; the serial pass looks at single messages
+/// only where a chunk may close inside a block.
 fn plan_chunks(inputs: &[&[u8]], out_len: usize, chunk_bytes: usize) -> Vec<Range<usize>> {
-    let max_msgs = (chunk_bytes / 8).max(1);
+    plan_chunks_with(inputs, out_len, chunk_bytes, MIN_LAUNCH_MESSAGES, MAX_CHUNK_BYTES)
+}
+
+fn plan_chunks_with(
+    inputs: &[&[u8]],
+    out_len: usize,
+    chunk_bytes: usize,
+    min_msgs: usize,
+    max_bytes: usize,
+) -> Vec<Range<usize>> {
+    let max_bytes = max_bytes.max(chunk_bytes);
+    let sums: Vec<usize> = inputs
+        .par_chunks(PLAN_BLOCK)
+        .map(|b| b.iter().map(|m| round8(m.len())).sum())
+        .collect();
     let mut chunks = Vec::new();
-    let (mut start, mut bytes, mut outb) = (0usize, 0usize, 0usize);
-    for (i, m) in inputs.iter().enumerate() {
-        let b = round8(m.len());
-        if i > start
-            && (bytes + b > chunk_bytes || outb + out_len > chunk_bytes || i - start >= max_msgs)
-        {
-            chunks.push(start..i);
-            start = i;
-            bytes = 0;
-            outb = 0;
+    let (mut start, mut bytes) = (0usize, 0usize);
+    let full = |count: usize, bytes: usize| count >= min_msgs && bytes >= chunk_bytes;
+    for (k, &sb) in sums.iter().enumerate() {
+        let first = k * PLAN_BLOCK;
+        let end = (first + PLAN_BLOCK).min(inputs.len());
+        let fits = bytes + sb <= max_bytes && (end - start) * out_len <= max_bytes;
+        if fits && !full(end - start, bytes + sb) {
+            bytes += sb;
+            continue;
         }
-        bytes += b;
-        outb += out_len;
+        // A chunk closes inside this block: message by message.
+        for (i, m) in inputs.iter().enumerate().take(end).skip(first) {
+            let b = round8(m.len());
+            if i > start && (bytes + b > max_bytes || (i - start + 1) * out_len > max_bytes) {
+                chunks.push(start..i);
+                start = i;
+                bytes = 0;
+            }
+            bytes += b;
+            if full(i + 1 - start, bytes) {
+                chunks.push(start..i + 1);
+                start = i + 1;
+                bytes = 0;
+            }
+        }
     }
-    chunks.push(start..inputs.len());
+    if start < inputs.len() || chunks.is_empty() {
+        chunks.push(start..inputs.len());
+    }
     chunks
 }
 
-/// Threads for copying `bytes` into a staging buffer.
-fn pack_threads(bytes: usize) -> usize {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    let limit = match keccakx::engine::threads() {
-        0 => cores,
-        n => n.min(cores),
-    };
-    (bytes / (4 << 20)).clamp(1, limit.clamp(1, 8))
-}
-
-/// Copy messages to their offsets in `dst` (offsets increasing; each
-/// message fits before the next offset), with several threads for big
-/// batches.
-fn copy_messages(dst: &mut [u8], msgs: &[&[u8]], offsets: &[usize]) {
-    let total = dst.len();
-    let threads = pack_threads(total);
-    if threads <= 1 || msgs.len() < 2 {
-        for (m, &o) in msgs.iter().zip(offsets) {
-            dst[o..o + m.len()].copy_from_slice(m);
-        }
+/// memcpy with several threads for big copies (pinned staging is filled at
+/// memory bandwidth, not at one core's copy speed).
+pub(crate) fn copy_parallel(dst: &mut [u8], src: &[u8]) {
+    const PIECE: usize = 4 << 20;
+    if src.len() < 2 * PIECE {
+        dst.copy_from_slice(src);
         return;
     }
-    // Split at message boundaries into `threads` pieces of similar size.
-    let mut cuts = vec![0usize];
-    for t in 1..threads {
-        let target = total * t / threads;
-        let i = offsets.partition_point(|&o| o < target);
-        if i > *cuts.last().unwrap_or(&0) && i < msgs.len() {
-            cuts.push(i);
-        }
-    }
-    cuts.push(msgs.len());
-    std::thread::scope(|s| {
-        let mut rest = dst;
-        let mut base = 0usize;
-        for w in cuts.windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let end = if b < msgs.len() { offsets[b] } else { total };
-            let (mine, tail) = rest.split_at_mut(end - base);
-            rest = tail;
-            let my_base = base;
-            base = end;
-            let my_msgs = &msgs[a..b];
-            let my_offs = &offsets[a..b];
-            s.spawn(move || {
-                for (m, &o) in my_msgs.iter().zip(my_offs) {
-                    let o = o - my_base;
-                    mine[o..o + m.len()].copy_from_slice(m);
-                }
-            });
-        }
-    });
+    dst.par_chunks_mut(PIECE)
+        .zip(src.par_chunks(PIECE))
+        .for_each(|(d, s)| d.copy_from_slice(s));
 }
 
-/// Pack messages into a stage: 8-byte aligned offsets; the uniform layout
-/// (no index upload) when every message has the same length.
+/// Pack messages into a stage's host buffers on all cores: 8-byte aligned
+/// offsets; the uniform layout (no index upload) when every message has the
+/// same length. Pieces of [`PACK_PIECE`] messages: their packed sizes are
+/// summed in parallel, then each piece writes its bytes, offsets and
+/// lengths into its own part of the buffers.
 fn pack_messages(
-    st: &mut Stage,
+    host: &mut HostBufs,
     msgs: &[&[u8]],
     spec: &LaneSpec,
     out_len: u32,
 ) -> Result<ChunkPlan, GpuError> {
     let n = msgs.len();
-    let first = msgs.first().map_or(0, |m| m.len());
-    let uniform = msgs.iter().all(|m| m.len() == first);
+    let sizes = piece_sizes(msgs);
+    let data_bytes: usize = sizes.iter().map(|s| s.0).sum();
+    let lo = sizes.iter().map(|s| s.1).min().unwrap_or(0);
+    let hi = sizes.iter().map(|s| s.2).max().unwrap_or(0);
+    let uniform = lo == hi;
     let mut job = BatchJob {
         n: n as u64,
         rate: spec.rate_bytes as u32,
@@ -1088,32 +1393,85 @@ fn pack_messages(
         rounds: spec.rounds as u32,
         ..BatchJob::default()
     };
-    let mut offsets = Vec::with_capacity(n);
-    let mut pos = 0usize;
-    for m in msgs {
-        offsets.push(pos);
-        pos += round8(m.len());
-    }
-    let data_bytes = pos;
-    st.h_in.reserve(data_bytes, true)?;
-    copy_messages(&mut st.h_in.as_mut_slice()[..data_bytes], msgs, &offsets);
-    if uniform {
-        job.stride = round8(first) as u64;
-        job.msg_len = first as u64;
+    host.h_in.reserve(data_bytes, true)?;
+    let idx = if uniform {
+        job.stride = round8(lo) as u64;
+        job.msg_len = lo as u64;
+        None
     } else {
-        st.h_idx.reserve(16 * n, true)?;
-        let idx = st.h_idx.as_mut_slice();
-        for (k, (m, o)) in msgs.iter().zip(&offsets).enumerate() {
-            idx[8 * k..8 * k + 8].copy_from_slice(&(*o as u64).to_le_bytes());
-            idx[8 * (n + k)..8 * (n + k) + 8].copy_from_slice(&(m.len() as u64).to_le_bytes());
-        }
-    }
+        host.h_idx.reserve(16 * n, true)?;
+        Some(&mut host.h_idx.as_mut_slice()[..16 * n])
+    };
+    pack_into(&mut host.h_in.as_mut_slice()[..data_bytes], idx, msgs, &sizes);
     Ok(ChunkPlan {
         data_bytes,
         indexed: !uniform,
         job,
         aligned8: true,
     })
+}
+
+/// Per piece of [`PACK_PIECE`] messages: packed bytes, shortest and longest length.
+fn piece_sizes(msgs: &[&[u8]]) -> Vec<(usize, usize, usize)> {
+    msgs.par_chunks(PACK_PIECE)
+        .map(|p| {
+            p.iter().fold((0, usize::MAX, 0), |(b, lo, hi), m| {
+                (b + round8(m.len()), lo.min(m.len()), hi.max(m.len()))
+            })
+        })
+        .collect()
+}
+
+/// Write `msgs` at 8-byte aligned offsets into `data` (exactly their packed
+/// size) and, if given, n u64 offsets then n u64 lengths into `idx`, each
+/// piece of messages on its own thread.
+fn pack_into(data: &mut [u8], idx: Option<&mut [u8]>, msgs: &[&[u8]], sizes: &[(usize, usize, usize)]) {
+    let n = msgs.len();
+    let mut data_parts = Vec::with_capacity(sizes.len());
+    let mut bases = Vec::with_capacity(sizes.len());
+    let (mut rest, mut pos) = (data, 0usize);
+    for s in sizes {
+        let (mine, tail) = rest.split_at_mut(s.0);
+        data_parts.push(mine);
+        bases.push(pos);
+        rest = tail;
+        pos += s.0;
+    }
+    let (offs, lens): (Vec<Option<&mut [u8]>>, Vec<Option<&mut [u8]>>) = match idx {
+        Some(idx) => {
+            let (o, l) = idx.split_at_mut(8 * n);
+            (
+                o.chunks_mut(8 * PACK_PIECE).map(Some).collect(),
+                l.chunks_mut(8 * PACK_PIECE).map(Some).collect(),
+            )
+        }
+        None => ((0..sizes.len()).map(|_| None).collect(), (0..sizes.len()).map(|_| None).collect()),
+    };
+    let work: Vec<_> = msgs
+        .chunks(PACK_PIECE)
+        .zip(data_parts)
+        .zip(bases)
+        .zip(offs.into_iter().zip(lens))
+        .collect();
+    work.into_par_iter().for_each(|(((m, d), base), (o, l))| {
+        let mut at = 0usize;
+        for msg in m {
+            if msg.len() >= 1 << 20 {
+                copy_parallel(&mut d[at..at + msg.len()], msg);
+            } else {
+                d[at..at + msg.len()].copy_from_slice(msg);
+            }
+            at += round8(msg.len());
+        }
+        if let (Some(o), Some(l)) = (o, l) {
+            let mut at = base;
+            for (k, msg) in m.iter().enumerate() {
+                o[8 * k..8 * k + 8].copy_from_slice(&(at as u64).to_le_bytes());
+                l[8 * k..8 * k + 8].copy_from_slice(&(msg.len() as u64).to_le_bytes());
+                at += round8(msg.len());
+            }
+        }
+    });
 }
 
 /// The value `perm_run` reports for state `s`: the XOR of the lanes of
@@ -1137,36 +1495,63 @@ mod tests {
     #[test]
     fn chunks_cover_the_batch_in_order() {
         let data = vec![0u8; 1000];
-        let msgs: Vec<&[u8]> = (0..500).map(|i| &data[..(i * 7) % 300]).collect();
-        for cap in [64usize, 1000, 5000, 1 << 20] {
-            let ch = plan_chunks(&msgs, 32, cap);
+        let msgs: Vec<&[u8]> = (0..5000).map(|i| &data[..(i * 7) % 300]).collect();
+        for (target, min, max) in [(64usize, 1usize, 64usize), (1000, 1, 5000), (5000, 300, 20000), (1 << 20, 100_000, 1 << 20), (4096, 2000, 1 << 30)] {
+            let ch = plan_chunks_with(&msgs, 32, target, min, max);
             assert_eq!(ch.first().unwrap().start, 0);
             assert_eq!(ch.last().unwrap().end, msgs.len());
             for w in ch.windows(2) {
                 assert_eq!(w[0].end, w[1].start);
             }
-            for r in &ch {
+            for (k, r) in ch.iter().enumerate() {
                 assert!(!r.is_empty());
                 let bytes: usize = msgs[r.clone()].iter().map(|m| round8(m.len())).sum();
-                assert!(r.len() == 1 || bytes <= cap, "chunk over capacity");
+                assert!(r.len() == 1 || bytes <= max.max(target), "chunk over the cap");
+                assert!(r.len() == 1 || r.len() * 32 <= max.max(target), "output over the cap");
+                // Every chunk but the last is full, or stopped by a cap.
+                if k + 1 < ch.len() {
+                    let next = round8(msgs[r.end].len());
+                    assert!(
+                        (r.len() >= min && bytes >= target)
+                            || bytes + next > max.max(target)
+                            || (r.len() + 1) * 32 > max.max(target),
+                        "chunk {k} closed early: {r:?} {bytes}"
+                    );
+                }
             }
         }
+        // A huge message has a chunk of its own; many tiny ones share one.
+        let big = vec![0u8; 3000];
+        let mixed: Vec<&[u8]> = vec![&data[..10], &big, &data[..10]];
+        let ch = plan_chunks_with(&mixed, 32, 64, 1, 1000);
+        assert_eq!(ch, vec![0..1, 1..2, 2..3]);
+        let tiny: Vec<&[u8]> = vec![&data[..1]; 300_000];
+        assert_eq!(plan_chunks(&tiny, 32, DEFAULT_CHUNK_BYTES).len(), 1);
     }
 
     #[test]
-    fn parallel_copy_places_every_message() {
+    fn packing_places_every_message_and_index() {
         let src: Vec<u8> = (0..(20usize << 20)).map(|i| (i % 251) as u8).collect();
-        let msgs: Vec<&[u8]> = src.chunks(12345).collect();
-        let mut offs = Vec::new();
-        let mut pos = 0;
-        for m in &msgs {
-            offs.push(pos);
-            pos += round8(m.len());
-        }
-        let mut dst = vec![0u8; pos];
-        copy_messages(&mut dst, &msgs, &offs);
-        for (m, &o) in msgs.iter().zip(&offs) {
-            assert_eq!(&dst[o..o + m.len()], *m);
+        for shape in 0..3 {
+            let msgs: Vec<&[u8]> = match shape {
+                0 => src.chunks(12345).collect(),
+                1 => (0..30_000).map(|i| &src[i..i + (i * 13) % 200]).collect(),
+                _ => vec![&src[..3 << 20], &src[5..6], &src[7..(7 + (2 << 20))]],
+            };
+            let sizes = piece_sizes(&msgs);
+            let total: usize = sizes.iter().map(|s| s.0).sum();
+            let mut dst = vec![0u8; total];
+            let mut idx = vec![0u8; 16 * msgs.len()];
+            pack_into(&mut dst, Some(&mut idx), &msgs, &sizes);
+            let n = msgs.len();
+            let mut pos = 0;
+            for (k, m) in msgs.iter().enumerate() {
+                let o = u64::from_le_bytes(idx[8 * k..8 * k + 8].try_into().unwrap()) as usize;
+                let l = u64::from_le_bytes(idx[8 * (n + k)..8 * (n + k) + 8].try_into().unwrap()) as usize;
+                assert_eq!((o, l), (pos, m.len()), "shape {shape} message {k}");
+                assert_eq!(&dst[o..o + l], *m);
+                pos += round8(m.len());
+            }
         }
     }
 

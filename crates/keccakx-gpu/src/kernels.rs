@@ -91,8 +91,15 @@ impl Module {
     /// `extern "C"` kernels the module must define.
     pub fn entry_points(self) -> &'static [&'static str] {
         match self {
-            Module::Batch24 => &["kx_batch_r24", "kx_batch_direct_r24", "kx_batch_u64_r24"],
-            Module::Batch12 => &["kx_batch_r12", "kx_batch_direct_r12"],
+            Module::Batch24 => &[
+                "kx_batch_r24",
+                "kx_batch_async_r24",
+                "kx_batch_direct_r24",
+                "kx_batch_u64_r24",
+                "kx_batch_lb6_r24",
+                "kx_batch_direct_lb6_r24",
+            ],
+            Module::Batch12 => &["kx_batch_r12", "kx_batch_async_r12", "kx_batch_direct_r12"],
             Module::BatchN => &["kx_batch_rn"],
             Module::Perm => &["kx_perm_r24", "kx_perm_r12", "kx_perm_u64_r24"],
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
@@ -303,9 +310,36 @@ pub fn batch_smem_bytes(rate: usize) -> u32 {
     warps * per_warp * 4
 }
 
+/// Kernels compiled only for the GPU runs to compare (a register cap that
+/// spills a few bytes): exempt from the no-local-memory check of the SASS
+/// test, never chosen by `BatchKernel::Auto`.
+pub const EXPERIMENTAL: &[&str] = &["kx_batch_lb6_r24", "kx_batch_direct_lb6_r24"];
+
+/// Dynamic shared memory of a double-buffered batch kernel block: per warp
+/// the message table and two buffers of 32 slots of rate/4 + 1 raw words,
+/// 33-word strided, an even number of words (kx_warp_async_words in batch.cu).
+pub fn batch_async_smem_bytes(rate: usize) -> u32 {
+    let warps = BATCH_THREADS / 32;
+    let raw = rate.div_ceil(4) as u32 + 1;
+    let per_warp = (32 * 3 * 2 + 2 * raw * 33 + 1) & !1;
+    warps * per_warp * 4
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn double_buffered_shared_memory_fits_an_sm() {
+        for rate in 1..200 {
+            let bytes = batch_async_smem_bytes(rate);
+            assert_eq!((bytes / (BATCH_THREADS / 32)) % 8, 0, "rate {rate}");
+            // Above 48 KiB the kernel needs the opt-in attribute; every
+            // architecture from sm_80 allows at least 99 KiB per block.
+            assert!(bytes <= 99 * 1024, "rate {rate}: {bytes}");
+        }
+        assert!(batch_async_smem_bytes(199) > 48 * 1024);
+    }
 
     #[test]
     fn job_layout_matches_the_cuda_struct() {

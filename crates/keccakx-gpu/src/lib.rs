@@ -28,6 +28,7 @@
 //! names libnvrtc; `KECCAKX_CACHE_DIR` / `KECCAKX_GPU_CACHE=0` steer the
 //! kernel cache.
 
+pub mod cost;
 pub mod driver;
 pub mod error;
 pub mod hasher;
@@ -36,15 +37,18 @@ pub mod mem;
 pub mod nvrtc;
 pub mod tree;
 
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use cudarc::driver::{result, sys};
-use keccakx::engine::{Engine, LaneSpec};
-use keccakx::registry::Params;
+use keccakx::engine::{BatchHint, Engine, EngineError, EngineRef, Fallback, LaneSpec, Threads};
+use keccakx::tree_li::TreeLiParams;
 
 pub use cudarc;
 pub use error::GpuError;
-pub use hasher::{perm_reference, BatchKernel, GpuHasher, Layout, PermKernel, RawLayout};
+pub use cost::{CostModel, Route};
+pub use hasher::{
+    perm_reference, BatchKernel, GpuHasher, InputPath, Layout, PermKernel, PipelineStats, RawLayout,
+};
 pub use tree::{KtVariant, PhVariant};
 
 /// A CUDA device as the driver describes it.
@@ -138,84 +142,139 @@ pub fn nvrtc_version() -> Result<((u32, u32), String), GpuError> {
     Ok((n.version(), n.path().to_string()))
 }
 
-/// Which registry algorithms are one plain width-1600 sponge, and with what
-/// output length: sha3-*, shake*, keccak-*, turboshake* (any domain byte),
-/// cshake* with empty function name and customization (= SHAKE), and raw
-/// `keccak` with width 1600, a byte-aligned rate and any rounds/suffix.
-/// None for everything else (tree modes, KMAC, TupleHash, invalid params).
-pub fn lane_spec_for(name: &str, params: &Params) -> Option<(LaneSpec, usize)> {
-    // Let the registry validate the combination first.
-    let h = keccakx::registry::Hasher::new(name, params).ok()?;
-    let out_len = h.output_len();
-    let info = h.info();
-    let spec = |rate, rounds, suffix| LaneSpec::new(rate, rounds, suffix).ok();
-    let s = match info.name {
-        "sha3-224" => spec(144, 24, 0x06),
-        "sha3-256" => spec(136, 24, 0x06),
-        "sha3-384" => spec(104, 24, 0x06),
-        "sha3-512" => spec(72, 24, 0x06),
-        "shake128" => spec(168, 24, 0x1F),
-        "shake256" => spec(136, 24, 0x1F),
-        "keccak-224" => spec(144, 24, 0x01),
-        "keccak-256" => spec(136, 24, 0x01),
-        "keccak-384" => spec(104, 24, 0x01),
-        "keccak-512" => spec(72, 24, 0x01),
-        "cshake128" if params.function_name.is_empty() && params.customization.is_empty() => {
-            spec(168, 24, 0x1F)
-        }
-        "cshake256" if params.function_name.is_empty() && params.customization.is_empty() => {
-            spec(136, 24, 0x1F)
-        }
-        "turboshake128" => spec(168, 12, params.domain.unwrap_or(0x1F)),
-        "turboshake256" => spec(136, 12, params.domain.unwrap_or(0x1F)),
-        "keccak" => {
-            let (rate, width) = match (params.rate, params.capacity, params.width) {
-                (Some(r), Some(c), _) => (r, r + c),
-                (Some(r), None, w) => (r, w.unwrap_or(1600)),
-                (None, Some(c), w) => {
-                    let w = w.unwrap_or(1600);
-                    (w.checked_sub(c)?, w)
-                }
-                (None, None, _) => return None,
-            };
-            if width != 1600 || rate % 8 != 0 {
-                return None;
-            }
-            spec(
-                rate / 8,
-                params.rounds.unwrap_or(24),
-                params.suffix.unwrap_or(0x01),
-            )
-        }
-        _ => None,
-    }?;
-    Some((s, out_len))
+/// The GPU as a `keccakx::engine::Engine` (name "cuda"): the contract's
+/// fallible call ([`Engine::try_hash_many_beside`]) routes each host-fed
+/// batch by the [`CostModel`] (GPU, CPU, or long messages to the CPU while
+/// the rest runs on the GPU), and asks the modes for big calls
+/// ([`Engine::batch_hint`]). The infallible [`Engine::hash_many`] redoes a
+/// failed call on the CPU; wrap the engine in
+/// [`keccakx::engine::Fallback`] to learn about failures. Every mode runs on
+/// it: `keccakx::rfc9861::Kt128::with_engine(c, EngineRef::Shared(..))`,
+/// `ParallelHash*::with_engine`, `tree_li::tree_li_with_engine`,
+/// `batch::hash_many_into_with`; [`GpuEngine::kt`] and friends do that and
+/// return the first GPU error.
+#[derive(Clone)]
+pub struct GpuEngine {
+    hasher: Arc<GpuHasher>,
+    cost: CostModel,
+    routing: bool,
 }
 
-/// The GPU as a `keccakx::engine::Engine` (name "cuda"): batches go to the
-/// GPU; if the GPU fails, that call is done by the scalar CPU engine (same
-/// digests) and the error is kept for [`GpuEngine::take_error`], so callers
-/// can print their one-line notice.
-pub struct GpuEngine {
-    hasher: GpuHasher,
-    error: Mutex<Option<GpuError>>,
-}
+/// Bytes one GPU call should carry (the modes gather this much).
+pub const GPU_BATCH_BYTES: usize = 256 << 20;
 
 impl GpuEngine {
-    /// Open device `ordinal`.
+    /// Open device `ordinal`, with the cost model from `KECCAKX_GPU_COST`.
     pub fn new(ordinal: usize) -> Result<GpuEngine, GpuError> {
-        Ok(GpuEngine {
-            hasher: GpuHasher::new(ordinal)?,
-            error: Mutex::new(None),
-        })
+        Ok(GpuEngine::from_hasher(Arc::new(GpuHasher::new(ordinal)?)))
+    }
+    /// An engine over an open hasher.
+    pub fn from_hasher(hasher: Arc<GpuHasher>) -> GpuEngine {
+        GpuEngine {
+            hasher,
+            cost: CostModel::from_env(),
+            routing: true,
+        }
     }
     /// The hasher behind it.
     pub fn hasher(&self) -> &GpuHasher {
         &self.hasher
     }
-    /// The first GPU error since the last call, if a fallback happened.
-    pub fn take_error(&self) -> Option<GpuError> {
-        self.error.lock().unwrap_or_else(|p| p.into_inner()).take()
+    /// The cost model that routes batches.
+    pub fn cost_model(&self) -> &CostModel {
+        &self.cost
+    }
+    /// This engine with another cost model.
+    pub fn with_cost_model(mut self, cost: CostModel) -> GpuEngine {
+        self.cost = cost;
+        self
+    }
+    /// This engine sending every batch to the GPU (`false`: no routing;
+    /// benchmarks and cross-checks).
+    pub fn with_routing(mut self, routing: bool) -> GpuEngine {
+        self.routing = routing;
+        self
+    }
+
+    fn err(e: GpuError) -> EngineError {
+        EngineError {
+            engine: "cuda",
+            message: e.to_string(),
+        }
+    }
+
+    /// Run `f` with this engine behind the fallback wrapper; the first GPU
+    /// error (the work was then finished on the CPU) becomes the result.
+    fn on_fallback<R>(&self, f: impl FnOnce(EngineRef) -> R) -> Result<R, GpuError> {
+        let fb = Arc::new(Fallback::new(self.clone()));
+        let r = f(EngineRef::Shared(fb.clone()));
+        match fb.take_error() {
+            Some(e) => Err(GpuError::Cuda(e.message)),
+            None => Ok(r),
+        }
+    }
+
+    /// KT128/KT256 of host data, leaves on this engine (keccakx's KT).
+    pub fn kt(&self, v: KtVariant, data: &[u8], customization: &[u8], out: &mut [u8]) -> Result<(), GpuError> {
+        self.on_fallback(|e| match v {
+            KtVariant::Kt128 => {
+                let mut h = keccakx::rfc9861::Kt128::with_engine(customization, e);
+                h.update(data);
+                h.finalize_into(out)
+            }
+            KtVariant::Kt256 => {
+                let mut h = keccakx::rfc9861::Kt256::with_engine(customization, e);
+                h.update(data);
+                h.finalize_into(out)
+            }
+        })
+    }
+
+    /// ParallelHash128/256 (`xof`: ParallelHashXOF) of host data, blocks on
+    /// this engine (keccakx's ParallelHash).
+    pub fn parallelhash(
+        &self,
+        v: PhVariant,
+        data: &[u8],
+        block: usize,
+        customization: &[u8],
+        xof: bool,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        let bad = |_| GpuError::Unsupported("ParallelHash block size must be at least 1 byte");
+        self.on_fallback(|e| -> Result<(), GpuError> {
+            match v {
+                PhVariant::Ph128 => {
+                    let mut h = keccakx::sp800_185::ParallelHash128::with_engine(block, customization, e)
+                        .map_err(bad)?;
+                    h.update(data);
+                    if xof {
+                        h.finalize_xof().read(out)
+                    } else {
+                        h.finalize_into(out)
+                    }
+                }
+                PhVariant::Ph256 => {
+                    let mut h = keccakx::sp800_185::ParallelHash256::with_engine(block, customization, e)
+                        .map_err(bad)?;
+                    h.update(data);
+                    if xof {
+                        h.finalize_xof().read(out)
+                    } else {
+                        h.finalize_into(out)
+                    }
+                }
+            }
+            Ok(())
+        })?
+    }
+
+    /// Tree LI of host data, every level batched on this engine.
+    pub fn tree_li(&self, params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<(), GpuError> {
+        self.on_fallback(|e| {
+            e.with(|eng| keccakx::tree_li::tree_li_with_engine(eng, params, msg, out))
+                .map_err(|_| GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)"))
+        })?
     }
 }
 
@@ -224,151 +283,113 @@ impl Engine for GpuEngine {
         "cuda"
     }
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-        if let Err(e) = self.hasher.hash_many(spec, inputs, out_len, out) {
-            let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
-            slot.get_or_insert(e);
-            keccakx::engine::Scalar.hash_many(spec, inputs, out_len, out);
+        Fallback::new(self).hash_many(spec, inputs, out_len, out)
+    }
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        Fallback::new(self).hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    fn try_hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> Result<(), EngineError> {
+        let cpu = || Threads::new(keccakx::engine::current());
+        let cores = rayon::current_num_threads();
+        let route = if self.routing {
+            self.cost.route(spec, inputs, out_len, cores)
+        } else {
+            Route::Gpu
+        };
+        match route {
+            Route::Cpu => {
+                cpu().hash_many_beside(spec, inputs, out_len, out, side);
+                Ok(())
+            }
+            Route::Gpu => self
+                .hasher
+                .hash_many_beside(spec, inputs, out_len, out, side)
+                .map_err(Self::err),
+            Route::Split(long) => {
+                // The long messages on the CPU cores while the GPU takes the rest.
+                let mut is_long = vec![false; inputs.len()];
+                long.iter().for_each(|&i| is_long[i] = true);
+                let long_in: Vec<&[u8]> = long.iter().map(|&i| inputs[i]).collect();
+                let short_idx: Vec<usize> = (0..inputs.len()).filter(|&i| !is_long[i]).collect();
+                let short_in: Vec<&[u8]> = short_idx.iter().map(|&i| inputs[i]).collect();
+                let mut long_out = vec![0u8; long_in.len() * out_len];
+                let mut short_out = vec![0u8; short_in.len() * out_len];
+                let r = std::thread::scope(|s| {
+                    let cpu_part = s.spawn(|| cpu().hash_many(spec, &long_in, out_len, &mut long_out));
+                    let r = self
+                        .hasher
+                        .hash_many_beside(spec, &short_in, out_len, &mut short_out, side);
+                    let joined = cpu_part.join();
+                    r.and_then(|()| {
+                        joined.map_err(|_| GpuError::Cuda("the CPU part of a split batch panicked".into()))
+                    })
+                });
+                r.map_err(Self::err)?;
+                for (k, &i) in long.iter().enumerate() {
+                    out[i * out_len..(i + 1) * out_len]
+                        .copy_from_slice(&long_out[k * out_len..(k + 1) * out_len]);
+                }
+                for (k, &i) in short_idx.iter().enumerate() {
+                    out[i * out_len..(i + 1) * out_len]
+                        .copy_from_slice(&short_out[k * out_len..(k + 1) * out_len]);
+                }
+                Ok(())
+            }
+        }
+    }
+    fn batch_hint(&self) -> BatchHint {
+        BatchHint {
+            bytes: GPU_BATCH_BYTES,
+            max_items: 1 << 20,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use keccakx::registry::Params;
 
     #[test]
-    fn lane_specs_of_the_plain_sponges() {
-        let p = Params::default();
-        let (s, n) = lane_spec_for("sha3-256", &p).unwrap();
-        assert_eq!(
-            (s.rate_bytes, s.rounds, s.delimited_suffix, n),
-            (136, 24, 0x06, 32)
-        );
-        let (s, n) = lane_spec_for(
-            "SHAKE128",
-            &Params {
-                length: Some(100),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        assert_eq!((s.rate_bytes, s.delimited_suffix, n), (168, 0x1F, 100));
-        let (s, n) = lane_spec_for("keccak256", &p).unwrap();
-        assert_eq!((s.rate_bytes, s.delimited_suffix, n), (136, 0x01, 32));
-        let (s, _) = lane_spec_for(
-            "turboshake128",
-            &Params {
-                domain: Some(0x0B),
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        assert_eq!(
-            (s.rate_bytes, s.rounds, s.delimited_suffix),
-            (168, 12, 0x0B)
-        );
-        let raw = Params {
-            rate: Some(1088),
-            capacity: Some(512),
-            rounds: Some(12),
-            suffix: Some(0x06),
-            ..Default::default()
-        };
-        let (s, n) = lane_spec_for("keccak", &raw).unwrap();
-        assert_eq!(
-            (s.rate_bytes, s.rounds, s.delimited_suffix, n),
-            (136, 12, 0x06, 32)
-        );
-        assert!(lane_spec_for("cshake128", &p).is_some());
-    }
-
-    #[test]
-    fn no_lane_spec_for_modes_and_bad_params() {
-        let p = Params::default();
-        for name in ["kt128", "kt256", "parallelhash128", "tuplehash256", "nope"] {
-            assert!(lane_spec_for(name, &p).is_none(), "{name}");
-        }
-        assert!(lane_spec_for(
-            "kmac128",
-            &Params {
-                key: Some(vec![1]),
-                ..Default::default()
-            }
-        )
-        .is_none());
-        assert!(lane_spec_for(
-            "cshake128",
-            &Params {
-                customization: b"x".to_vec(),
-                ..Default::default()
-            }
-        )
-        .is_none());
-        assert!(lane_spec_for(
-            "sha3-256",
-            &Params {
-                length: Some(7),
-                ..Default::default()
-            }
-        )
-        .is_none());
-        // Width 800, or a rate that is not whole bytes: not a lane sponge.
-        let w800 = Params {
-            rate: Some(544),
-            capacity: Some(256),
-            ..Default::default()
-        };
-        assert!(lane_spec_for("keccak", &w800).is_none());
-        let bits = Params {
-            rate: Some(1087),
-            capacity: Some(513),
-            ..Default::default()
-        };
-        assert!(lane_spec_for("keccak", &bits).is_none());
-    }
-
-    #[test]
-    fn lane_specs_give_the_registry_digest() {
-        // The mapping is right iff hashing with the spec on the CPU gives
-        // the registry's digest.
+    fn the_core_lane_specs_give_the_registry_digest() {
+        // The GPU runs what keccakx::batch::lane_spec says a function is:
+        // right iff hashing with the spec gives the registry's digest.
         let msg = b"The quick brown fox jumps over the lazy dog";
-        let cases: [(&str, Params); 6] = [
-            ("sha3-224", Params::default()),
-            (
-                "shake256",
-                Params {
-                    length: Some(300),
-                    ..Default::default()
-                },
-            ),
-            ("keccak-512", Params::default()),
-            (
-                "turboshake256",
-                Params {
-                    domain: Some(0x23),
-                    length: Some(70),
-                    ..Default::default()
-                },
-            ),
-            ("cshake256", Params::default()),
+        let cases: [(&str, Params, usize); 6] = [
+            ("sha3-224", Params::default(), 28),
+            ("shake256", Params { length: Some(300), ..Default::default() }, 300),
+            ("keccak-512", Params::default(), 64),
+            ("turboshake256", Params { domain: Some(0x23), length: Some(70), ..Default::default() }, 70),
+            ("cshake256", Params { length: Some(64), ..Default::default() }, 64),
             (
                 "keccak",
-                Params {
-                    rate: Some(8),
-                    capacity: Some(1592),
-                    rounds: Some(5),
-                    suffix: Some(0x1F),
-                    ..Default::default()
-                },
+                Params { rate: Some(8), capacity: Some(1592), rounds: Some(5), suffix: Some(0x1F), ..Default::default() },
+                32,
             ),
         ];
-        for (name, p) in cases {
-            let (spec, n) = lane_spec_for(name, &p).unwrap();
+        for (name, p, n) in cases {
+            let spec = keccakx::batch::lane_spec(name, &p).unwrap().unwrap();
             let mut h = keccakx::registry::Hasher::new(name, &p).unwrap();
             h.update(msg);
             let mut got = vec![0u8; n];
             spec.hash_one(msg, &mut got);
             assert_eq!(got, h.finalize(), "{name}");
         }
+        let custom = Params { customization: b"x".to_vec(), ..Default::default() };
+        assert!(keccakx::batch::lane_spec("cshake128", &custom).unwrap().is_none());
+        assert!(keccakx::batch::lane_spec("kt128", &Params::default()).unwrap().is_none());
     }
 }

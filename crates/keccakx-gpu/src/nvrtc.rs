@@ -6,9 +6,13 @@
 //! `nvidia/cu13/lib/libnvrtc.so.13`). Search order:
 //! 1. `KECCAKX_NVRTC_LIB`: a path to the library file, or a directory holding it;
 //! 2. the system loader: `libnvrtc.so.13`, `libnvrtc.so.12`, `libnvrtc.so`;
-//! 3. `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda` (`lib64/`, `lib/`);
-//! 4. Python environments (`$VIRTUAL_ENV`, `$CONDA_PREFIX`, `~/.local`):
-//!    `lib/python3*/site-packages/nvidia/{cu13,cuda_nvrtc}/lib/`.
+//! 3. `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`, `/usr/local/cuda-*`
+//!    (`lib64/`, `lib/`);
+//! 4. Python environments (`$VIRTUAL_ENV`, `$CONDA_PREFIX`, `~/.local`,
+//!    `/usr/local`, `/usr`): `lib/python3*/{site,dist}-packages/nvidia/{cu13,cuda_nvrtc}/lib/`.
+//!
+//! A library found by path gets its `libnvrtc-builtins` loaded from the
+//! same directory first (see [`Nvrtc::load`]).
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -47,6 +51,9 @@ pub struct Nvrtc {
     archs: unsafe extern "C" fn(*mut c_int) -> NvRes,
     // Keeps the function pointers above valid; dropped last.
     _lib: Library,
+    // libnvrtc-builtins loaded from libnvrtc's own directory (see `load`).
+    _builtins: Vec<Library>,
+    builtins_path: Option<String>,
 }
 
 // SAFETY: NVRTC's API is thread-safe for distinct programs (each compile
@@ -113,6 +120,20 @@ fn candidates() -> Vec<PathBuf> {
     }
     dirs.push(PathBuf::from("/usr/local/cuda/lib64"));
     dirs.push(PathBuf::from("/usr/local/cuda/targets/x86_64-linux/lib"));
+    // Versioned toolkits (/usr/local/cuda-13.0), newest first.
+    if let Ok(rd) = std::fs::read_dir("/usr/local") {
+        let mut versioned: Vec<PathBuf> = rd
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("cuda-"))
+            .map(|e| e.path())
+            .collect();
+        versioned.sort();
+        versioned.reverse();
+        for v in versioned {
+            dirs.push(v.join("lib64"));
+            dirs.push(v.join("targets/x86_64-linux/lib"));
+        }
+    }
     let mut envs: Vec<PathBuf> = Vec::new();
     for var in ["VIRTUAL_ENV", "CONDA_PREFIX"] {
         if let Some(p) = std::env::var_os(var) {
@@ -122,15 +143,20 @@ fn candidates() -> Vec<PathBuf> {
     if let Some(home) = std::env::var_os("HOME") {
         envs.push(PathBuf::from(home).join(".local"));
     }
+    // System Python too (pip as root: /usr/local/lib/python3.X/dist-packages).
+    envs.push(PathBuf::from("/usr/local"));
+    envs.push(PathBuf::from("/usr"));
     for env in envs {
         let lib = env.join("lib");
         if let Ok(rd) = std::fs::read_dir(&lib) {
             for e in rd.flatten() {
                 let name = e.file_name();
                 if name.to_string_lossy().starts_with("python3") {
-                    let nv = e.path().join("site-packages").join("nvidia");
-                    dirs.push(nv.join("cu13").join("lib"));
-                    dirs.push(nv.join("cuda_nvrtc").join("lib"));
+                    for pkgs in ["site-packages", "dist-packages"] {
+                        let nv = e.path().join(pkgs).join("nvidia");
+                        dirs.push(nv.join("cu13").join("lib"));
+                        dirs.push(nv.join("cuda_nvrtc").join("lib"));
+                    }
                 }
             }
         }
@@ -171,6 +197,25 @@ fn lib_files_in(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// libnvrtc-builtins files in a directory, newest first.
+fn builtins_in(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .map(|n| n.to_string_lossy().starts_with("libnvrtc-builtins.so"))
+                    .unwrap_or(false)
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    found.sort();
+    found.reverse();
+    found
+}
+
 static GLOBAL: OnceLock<Result<Nvrtc, String>> = OnceLock::new();
 
 impl Nvrtc {
@@ -198,7 +243,27 @@ impl Nvrtc {
     }
 
     /// Load NVRTC from one file (or library name for the system loader).
+    ///
+    /// NVRTC opens `libnvrtc-builtins.so.MAJOR.MINOR` with dlopen by name
+    /// when it compiles; a libnvrtc found by absolute path outside the
+    /// loader's path (a CUDA toolkit's lib64 not in ld.so.conf, a Python
+    /// wheel) would then fail to find it. So the builtins lying next to the
+    /// library are loaded first, by path: dlopen by name then finds the
+    /// already loaded library by its soname.
     pub fn load(path: &Path) -> Result<Nvrtc, String> {
+        let mut builtins = Vec::new();
+        let mut builtins_path = None;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            for b in builtins_in(dir) {
+                // SAFETY: as for libnvrtc below: the vendor's library, loaded
+                // only for its soname to be known to the loader.
+                if let Ok(l) = unsafe { Library::new(&b) } {
+                    builtins_path = Some(b.display().to_string());
+                    builtins.push(l);
+                    break;
+                }
+            }
+        }
         // SAFETY: loading a shared library runs its initialisers; libnvrtc's
         // are the vendor's and have no preconditions.
         let lib = unsafe { Library::new(path) }.map_err(|e| e.to_string())?;
@@ -228,6 +293,8 @@ impl Nvrtc {
             num_archs: sym!("nvrtcGetNumSupportedArchs"),
             archs: sym!("nvrtcGetSupportedArchs"),
             _lib: lib,
+            _builtins: builtins,
+            builtins_path,
         };
         let (mut major, mut minor) = (0, 0);
         // SAFETY: two valid out-pointers.
@@ -242,6 +309,12 @@ impl Nvrtc {
     /// Where it was loaded from.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The libnvrtc-builtins loaded by path beside it, if any (otherwise
+    /// NVRTC finds its builtins through the system loader).
+    pub fn builtins_path(&self) -> Option<&str> {
+        self.builtins_path.as_deref()
     }
 
     /// (major, minor), e.g. (13, 0).

@@ -1,41 +1,26 @@
-//! Tree modes with their leaves on the GPU: KT128/KT256 (RFC 9861) and
-//! ParallelHash128/256 (SP 800-185), final node on the CPU; tree LI
-//! (keccakx::tree_li) from host memory with every level's nodes batched on
-//! the GPU through the keccakx engine interface.
-//!
-//! Each mode is written once as an "assembly" over two callbacks: `read`
-//! (bytes of the input string at a position, from host or device memory)
-//! and `accel` (chaining values of the first k full leaves, computed by the
-//! GPU and delivered in order). Leaves the accelerator does not take (a short
-//! last leaf, leaves that mix data and customization bytes of a device
-//! buffer) and the final node run on the CPU with the keccakx crate: the
-//! final node is keccakx's own building block (`rfc9861::KtFinalNode`,
-//! `sp800_185::ParallelHashOuter`, which keccakx's KT and ParallelHash use
-//! too), so the tree framing (encodings, domain bytes, the single-node case)
-//! is written once, in the core; the assembly only decides which leaf comes
-//! from where and checks what the accelerator delivers. The unit tests drive
-//! the same assembly with a CPU accelerator and compare with keccakx's own
-//! KT and ParallelHash, so the tree logic is tested on machines without a
-//! GPU.
+//! Device-resident KT128/KT256 (RFC 9861) and ParallelHash128/256
+//! (SP 800-185): the modes are keccakx's own
+//! ([`KtFinalNode::from_resident`], [`ParallelHashOuter::absorb_resident`]);
+//! this file only gives them the device buffer as a
+//! [`keccakx::engine::ResidentInput`]: bytes read back on request, and whole
+//! leaves hashed in place, group by group, while the final node on the CPU
+//! absorbs the previous group's chaining values. Host-fed KT, ParallelHash
+//! and tree LI run keccakx's modes on [`crate::GpuEngine`] (lib.rs).
 //!
 //! Final node on the CPU: it absorbs one chaining value per leaf (32 or 64
 //! bytes per 8 KiB for KT, 0.4 % or 0.8 % of the input), sequentially; a
 //! single GPU thread would be far slower at that.
 
-use cudarc::driver::{result, CudaSlice, DevicePtr};
-use keccakx::engine::LaneSpec;
-use keccakx::rfc9861::{length_encode, KtFinalNode};
+use std::cell::RefCell;
+
+use cudarc::driver::{result, sys, CudaSlice, DevicePtr};
+use keccakx::engine::{Engine, EngineError, LaneSpec, ResidentInput, Strided};
+use keccakx::tree_li::TreeLiParams;
+use keccakx::rfc9861::KtFinalNode;
 use keccakx::sp800_185::ParallelHashOuter;
 
-use std::sync::Mutex;
-
-use keccakx::engine::Engine;
-use keccakx::tree_li::TreeLiParams;
-
 use crate::error::GpuError;
-use crate::hasher::{ChunkPlan, GpuHasher, RawLayout, Stage};
-use crate::kernels::BatchJob;
-use crate::mem::DevBuf;
+use crate::hasher::{check_out_len, check_spec, lock, raw_job, round8, GpuHasher, RawLayout, Scratch};
 
 /// KangarooTwelve chunk size (RFC 9861).
 pub const KT_CHUNK: usize = KtFinalNode::<168>::CHUNK_LEN;
@@ -103,185 +88,134 @@ impl PhVariant {
     }
 }
 
-/// Reads bytes of the input string at a position.
-pub(crate) type ReadFn<'a> = dyn FnMut(u64, &mut [u8]) -> Result<(), GpuError> + 'a;
-/// Receives chaining values (whole ones, in leaf order).
-pub(crate) type SinkFn<'a> = dyn FnMut(&[u8]) -> Result<(), GpuError> + 'a;
-/// Computes the chaining values of the accelerated leaves into a sink.
-pub(crate) type AccelFn<'a> = dyn FnMut(&mut SinkFn<'_>) -> Result<(), GpuError> + 'a;
+/// Leaves a launch takes at least (when there are that many): one thread a
+/// leaf, so fewer leave most of an H100 idle (132 SMs x 2048 threads).
+const MIN_GROUP_LEAVES: u64 = 1 << 18;
+/// Groups a big leaf job is cut into at most: the final node absorbs one
+/// group's chaining values while the GPU hashes the next.
+const MAX_GROUPS: u64 = 4;
 
-/// A byte string made of consecutive host slices (data || suffix parts).
-pub(crate) struct Concat<'a> {
-    parts: Vec<&'a [u8]>,
-}
+/// Most bytes of gathered messages per launch (device-resident tree LI).
+const MAX_GATHER: usize = 512 << 20;
+/// Largest pitch a 2-D copy takes (CU_DEVICE_ATTRIBUTE_MAX_PITCH is 2^31 - 1
+/// on current GPUs); larger strides are copied piece by piece.
+const MAX_PITCH: u64 = (1 << 31) - 1;
 
-impl<'a> Concat<'a> {
-    pub(crate) fn new(parts: Vec<&'a [u8]>) -> Self {
-        Concat { parts }
-    }
-    pub(crate) fn len(&self) -> u64 {
-        self.parts.iter().map(|p| p.len() as u64).sum()
-    }
-    /// The pieces covering [pos, pos + len).
-    pub(crate) fn pieces(&self, mut pos: u64, mut len: usize) -> Vec<&'a [u8]> {
-        let mut v = Vec::new();
-        for p in &self.parts {
-            if len == 0 {
-                break;
-            }
-            let plen = p.len() as u64;
-            if pos >= plen {
-                pos -= plen;
-                continue;
-            }
-            let take = ((plen - pos) as usize).min(len);
-            v.push(&p[pos as usize..pos as usize + take]);
-            len -= take;
-            pos = 0;
-        }
-        v
-    }
-    pub(crate) fn read(&self, pos: u64, buf: &mut [u8]) {
-        let mut at = 0;
-        for piece in self.pieces(pos, buf.len()) {
-            buf[at..at + piece.len()].copy_from_slice(piece);
-            at += piece.len();
-        }
-    }
-}
-
-/// KT over S = M || C || length_encode(|C|) of `total` bytes: the first
-/// `accel_leaves` leaves (S[8192 j .. 8192 (j + 1)], j = 1..=accel_leaves,
-/// all full) come from `accel`, the rest from the CPU through `read`. The
-/// final node (its framing and the single-node case) is keccakx's
-/// [`KtFinalNode`].
-pub(crate) fn kt_assemble<const R: usize>(
-    total: u64,
-    read: &mut ReadFn<'_>,
-    accel_leaves: u64,
-    accel: &mut AccelFn<'_>,
-    out: &mut [u8],
+/// Device-to-device 2-D copy of `height` rows of `width` bytes on `stream`.
+fn copy_2d(
+    src: u64,
+    src_pitch: usize,
+    dst: u64,
+    dst_pitch: usize,
+    width: usize,
+    height: usize,
+    stream: sys::CUstream,
 ) -> Result<(), GpuError> {
-    let chunk = KT_CHUNK as u64;
-    let after_first = total.saturating_sub(chunk);
-    if accel_leaves > after_first / chunk {
-        return Err(GpuError::Unsupported(
-            "KT: accelerated leaves must be full leaves",
-        ));
+    if width == 0 || height == 0 {
+        return Ok(());
     }
-    let mut node = KtFinalNode::<R>::new();
-    let mut buf = vec![0u8; KT_CHUNK];
-    let first = &mut buf[..total.min(chunk) as usize];
-    read(0, first)?;
-    node.absorb_first_chunk(first);
-    let absorb = |node: &mut KtFinalNode<R>, cvs: &[u8]| {
-        node.absorb_chaining_values(cvs)
-            .map_err(|_| GpuError::Unsupported("KT: partial chaining value"))
+    let p = sys::CUDA_MEMCPY2D {
+        srcXInBytes: 0,
+        srcY: 0,
+        srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        srcHost: std::ptr::null(),
+        srcDevice: src,
+        srcArray: std::ptr::null_mut(),
+        srcPitch: src_pitch,
+        dstXInBytes: 0,
+        dstY: 0,
+        dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+        dstHost: std::ptr::null_mut(),
+        dstDevice: dst,
+        dstArray: std::ptr::null_mut(),
+        dstPitch: dst_pitch,
+        WidthInBytes: width,
+        Height: height,
     };
-    if accel_leaves > 0 {
-        accel(&mut |cvs: &[u8]| absorb(&mut node, cvs))?;
-    }
-    let got = node.leaf_count();
-    if got != accel_leaves {
-        return Err(GpuError::Cuda(format!(
-            "KT: {got} chaining values from the GPU, {accel_leaves} expected"
-        )));
-    }
-    let mut cv = vec![0u8; KtFinalNode::<R>::CV_LEN];
-    for j in accel_leaves + 1..=after_first.div_ceil(chunk) {
-        let start = j * chunk;
-        let len = (total - start).min(chunk) as usize;
-        read(start, &mut buf[..len])?;
-        KtFinalNode::<R>::LEAF_SPEC.hash_one(&buf[..len], &mut cv);
-        absorb(&mut node, &cv)?;
-    }
-    node.finalize_into(out);
-    Ok(())
+    // SAFETY: callers pass device ranges they checked: `height` rows of
+    // `width` bytes at `src + i * src_pitch` inside the source buffer and
+    // at `dst + i * dst_pitch` inside the destination.
+    unsafe { sys::cuMemcpy2DAsync_v2(&p, stream) }
+        .result()
+        .map_err(GpuError::from)
 }
 
-impl PhVariant {
-    /// [`ph_assemble`] at this variant's rate.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn assemble(
-        self,
-        block: usize,
-        len: u64,
-        customization: &[u8],
-        xof: bool,
-        read: &mut ReadFn<'_>,
-        accel_blocks: u64,
-        accel: &mut AccelFn<'_>,
+/// A device buffer as the input of a tree mode
+/// ([`keccakx::engine::ResidentInput`]): the mode (KT, ParallelHash, in
+/// keccakx) reads back what it hashes itself and asks for whole leaves,
+/// which one launch per group hashes in place.
+struct DeviceInput<'a> {
+    hasher: &'a GpuHasher,
+    data: &'a CudaSlice<u8>,
+    /// The GPU error behind the last [`EngineError`] (its kind survives the
+    /// trip through the mode).
+    error: RefCell<Option<GpuError>>,
+}
+
+impl DeviceInput<'_> {
+    fn fail(&self, e: GpuError) -> EngineError {
+        let message = e.to_string();
+        *self.error.borrow_mut() = Some(e);
+        EngineError {
+            engine: "cuda",
+            message,
+        }
+    }
+    /// The mode's result as a GpuError: the GPU's own, or the mode's
+    /// complaint about what the GPU delivered.
+    fn into_result<T>(self, r: Result<T, EngineError>) -> Result<T, GpuError> {
+        r.map_err(|e| self.error.take().unwrap_or(GpuError::Cuda(e.message)))
+    }
+}
+
+impl ResidentInput for DeviceInput<'_> {
+    fn engine(&self) -> &'static str {
+        "cuda"
+    }
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+    fn read(&self, pos: u64, buf: &mut [u8]) -> Result<(), EngineError> {
+        self.hasher
+            .read_device(self.data, pos, buf)
+            .map_err(|e| self.fail(e))
+    }
+    fn hash_leaves(
+        &self,
+        spec: &LaneSpec,
+        first: u64,
+        leaf: usize,
+        count: u64,
+        cv_len: usize,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        let mut sink_error = None;
+        let r = self
+            .hasher
+            .leaves_device(spec, self.data, first, leaf, count, cv_len, &mut |cvs| {
+                sink(cvs).map_err(|e| {
+                    sink_error = Some(e);
+                    GpuError::Unsupported("stopped by the mode")
+                })
+            });
+        match (r, sink_error) {
+            (_, Some(e)) => Err(e),
+            (Err(e), None) => Err(self.fail(e)),
+            (Ok(()), None) => Ok(()),
+        }
+    }
+    fn hash_gathered(
+        &self,
+        spec: &LaneSpec,
+        prefix: &[u8],
+        msgs: &[Strided],
+        out_len: usize,
         out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        let f = match self {
-            PhVariant::Ph128 => ph_assemble::<168>,
-            PhVariant::Ph256 => ph_assemble::<136>,
-        };
-        f(
-            block,
-            len,
-            customization,
-            xof,
-            read,
-            accel_blocks,
-            accel,
-            out,
-        )
+    ) -> Result<(), EngineError> {
+        self.hasher
+            .gathered_device(spec, self.data, prefix, msgs, out_len, out)
+            .map_err(|e| self.fail(e))
     }
-}
-
-/// ParallelHash over X of `len` bytes with block size `block`: blocks
-/// 0..accel_blocks (all full) from `accel`, the rest on the CPU. `xof`
-/// selects ParallelHashXOF (L = 0); otherwise L = 8 × `out.len()`. The
-/// outer cSHAKE (its framing) is keccakx's [`ParallelHashOuter`].
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn ph_assemble<const R: usize>(
-    block: usize,
-    len: u64,
-    customization: &[u8],
-    xof: bool,
-    read: &mut ReadFn<'_>,
-    accel_blocks: u64,
-    accel: &mut AccelFn<'_>,
-    out: &mut [u8],
-) -> Result<(), GpuError> {
-    let mut outer = ParallelHashOuter::<R>::new(block, customization)
-        .map_err(|_| GpuError::Unsupported("ParallelHash block size must be at least 1 byte"))?;
-    let b = block as u64;
-    if accel_blocks > len / b {
-        return Err(GpuError::Unsupported(
-            "ParallelHash: accelerated blocks must be full blocks",
-        ));
-    }
-    let absorb = |outer: &mut ParallelHashOuter<R>, cvs: &[u8]| {
-        outer
-            .absorb_chaining_values(cvs)
-            .map_err(|_| GpuError::Unsupported("ParallelHash: partial chaining value"))
-    };
-    if accel_blocks > 0 {
-        accel(&mut |cvs: &[u8]| absorb(&mut outer, cvs))?;
-    }
-    let got = outer.block_count();
-    if got != accel_blocks {
-        return Err(GpuError::Cuda(format!(
-            "ParallelHash: {got} values from the GPU, {accel_blocks} expected"
-        )));
-    }
-    let mut buf = vec![0u8; block.min(len as usize)];
-    let mut z = vec![0u8; ParallelHashOuter::<R>::CV_LEN];
-    for i in accel_blocks..len.div_ceil(b) {
-        let start = i * b;
-        let l = (len - start).min(b) as usize;
-        read(start, &mut buf[..l])?;
-        ParallelHashOuter::<R>::BLOCK_SPEC.hash_one(&buf[..l], &mut z);
-        absorb(&mut outer, &z)?;
-    }
-    if xof {
-        outer.finalize_xof().read(out);
-    } else {
-        outer.finalize_into(out);
-    }
-    Ok(())
 }
 
 fn check_view(h: &GpuHasher, data: &CudaSlice<u8>) -> Result<(), GpuError> {
@@ -294,61 +228,13 @@ fn check_view(h: &GpuHasher, data: &CudaSlice<u8>) -> Result<(), GpuError> {
 }
 
 impl GpuHasher {
-    /// Hash leaves `first .. first + count` of `src` (leaf i = src[base + i *
-    /// leaf .. + leaf], all full) through the host-fed pipeline; chaining
-    /// values go to `sink` in order.
-    #[allow(clippy::too_many_arguments)]
-    fn leaves_host(
-        &self,
-        spec: &LaneSpec,
-        src: &Concat<'_>,
-        base: u64,
-        leaf: usize,
-        count: u64,
-        cv_len: usize,
-        sink: &mut SinkFn<'_>,
-    ) -> Result<(), GpuError> {
-        if count == 0 {
-            return Ok(());
-        }
-        let per_chunk = (self.chunk_bytes() / leaf.max(1)).max(1) as u64;
-        let n_chunks = count.div_ceil(per_chunk) as usize;
-        let mut fill = |c: usize, st: &mut Stage| -> Result<ChunkPlan, GpuError> {
-            let first = c as u64 * per_chunk;
-            let n = per_chunk.min(count - first);
-            let bytes = n as usize * leaf;
-            st.h_in.reserve(bytes, true)?;
-            let dst = &mut st.h_in.as_mut_slice()[..bytes];
-            let mut at = 0;
-            for piece in src.pieces(base + first * leaf as u64, bytes) {
-                copy_parallel(&mut dst[at..at + piece.len()], piece);
-                at += piece.len();
-            }
-            let job = BatchJob {
-                n,
-                stride: leaf as u64,
-                msg_len: leaf as u64,
-                rate: spec.rate_bytes as u32,
-                suffix: spec.delimited_suffix as u32,
-                out_len: cv_len as u32,
-                rounds: spec.rounds as u32,
-                ..BatchJob::default()
-            };
-            Ok(ChunkPlan {
-                data_bytes: bytes,
-                indexed: false,
-                job,
-                aligned8: leaf.is_multiple_of(8),
-            })
-        };
-        let mut drain = |_c: usize, bytes: &[u8]| sink(bytes);
-        self.pipeline(spec, n_chunks, &mut fill, &mut drain)
-    }
-
     /// Hash `count` full leaves of a device buffer (leaf i at data + base +
-    /// i * leaf) in one launch; chaining values to `sink`.
+    /// i * leaf), in groups of at least [`MIN_GROUP_LEAVES`] and at most
+    /// [`MAX_GROUPS`] groups; each group's chaining values go to `sink`
+    /// while the GPU hashes the next group. The output buffers are kept
+    /// between calls (no per-call allocation).
     #[allow(clippy::too_many_arguments)]
-    fn leaves_device(
+    pub(crate) fn leaves_device(
         &self,
         spec: &LaneSpec,
         data: &CudaSlice<u8>,
@@ -356,114 +242,239 @@ impl GpuHasher {
         leaf: usize,
         count: u64,
         cv_len: usize,
-        sink: &mut SinkFn<'_>,
+        sink: &mut dyn FnMut(&[u8]) -> Result<(), GpuError>,
     ) -> Result<(), GpuError> {
-        if count == 0 {
+        check_spec(spec)?;
+        let out_len32 = u32::try_from(cv_len)
+            .map_err(|_| GpuError::Unsupported("chaining values must be below 4 GiB"))?;
+        if count == 0 || cv_len == 0 {
             return Ok(());
         }
-        let end = base + count * leaf as u64;
-        if end > data.len() as u64 {
-            return Err(GpuError::Unsupported(
+        let end = count
+            .checked_mul(leaf as u64)
+            .and_then(|b| b.checked_add(base))
+            .filter(|&e| e <= data.len() as u64)
+            .ok_or(GpuError::Unsupported(
                 "leaves reach past the end of the device buffer",
-            ));
-        }
-        let out_bytes = count as usize * cv_len;
-        let d_out = DevBuf::new(self.context(), out_bytes)?;
+            ))?;
+        let group = count.div_ceil(MAX_GROUPS).max(MIN_GROUP_LEAVES).min(count);
+        let groups = count.div_ceil(group);
+        let group_bytes = group as usize * cv_len;
+        self.context().bind_to_thread()?;
         let stream = self.stream();
         let (ptr, _record) = data.device_ptr(&stream);
-        let layout = RawLayout::Uniform {
-            count,
-            stride: leaf as u64,
-            len: leaf as u64,
+        let mut scratch = lock(&self.scratch);
+        let sc = &mut *scratch;
+        for b in 0..groups.min(2) as usize {
+            sc.d_out[b].reserve(group_bytes)?;
+            sc.h_out[b].reserve(group_bytes, false)?;
+        }
+        let aligned8 = leaf % 8 == 0 && base % 8 == 0;
+        let range = |g: u64| (g * group, group.min(count - g * group));
+        // Queue group g: its kernel, the copy of its values, an event.
+        let enqueue = |sc: &mut Scratch, g: u64| -> Result<(), GpuError> {
+            let b = (g % 2) as usize;
+            let (first, n) = range(g);
+            let at = ptr + base + first * leaf as u64;
+            let layout = RawLayout::Uniform {
+                count: n,
+                stride: leaf as u64,
+                len: leaf as u64,
+            };
+            let job = raw_job(spec, at, end - (base + first * leaf as u64), layout, sc.d_out[b].ptr(), out_len32);
+            self.launch(&stream, spec, job, aligned8 && at % 8 == 0)?;
+            let bytes = n as usize * cv_len;
+            // SAFETY: h_out[b] holds at least `bytes` (reserved above) and is
+            // not read until done[b] has fired; d_out[b] holds the kernel's
+            // `bytes` of output.
+            unsafe {
+                result::memcpy_dtoh_async(
+                    &mut sc.h_out[b].as_mut_slice()[..bytes],
+                    sc.d_out[b].ptr(),
+                    stream.cu_stream(),
+                )
+            }?;
+            sc.done[b].record(&stream)?;
+            Ok(())
         };
-        // SAFETY: the leaves lie inside `data` (checked above), d_out holds
-        // count * cv_len bytes, and our own stream is used; hash_many_raw
-        // waits for the kernel before returning.
-        unsafe {
-            self.hash_many_raw(
-                spec,
-                ptr + base,
-                end - base,
-                layout,
-                d_out.ptr(),
-                cv_len,
-                None,
-            )
-        }?;
-        let mut cvs = vec![0u8; out_bytes];
-        // SAFETY: d_out holds out_bytes bytes written by the finished kernel.
-        unsafe { result::memcpy_dtoh_sync(&mut cvs, d_out.ptr()) }?;
-        sink(&cvs)
+        let t = std::time::Instant::now();
+        let mut r = enqueue(sc, 0);
+        for g in 0..groups {
+            if r.is_err() {
+                break;
+            }
+            if g + 1 < groups {
+                // Group g + 1 reuses the buffers of group g - 1, drained below
+                // in the previous turn.
+                r = enqueue(sc, g + 1);
+                if r.is_err() {
+                    break;
+                }
+            }
+            let b = (g % 2) as usize;
+            r = sc.done[b].synchronize().map_err(GpuError::from);
+            if r.is_ok() {
+                let bytes = range(g).1 as usize * cv_len;
+                r = sink(&sc.h_out[b].as_slice()[..bytes]);
+            }
+        }
+        // Nothing may still use the buffers when they are reused or freed.
+        let synced = stream.synchronize();
+        *lock(&self.last_kernel_ms) = Some(t.elapsed().as_secs_f32() * 1e3);
+        r?;
+        synced?;
+        Ok(())
+    }
+
+    /// Hash `prefix || message` for messages gathered from a device buffer
+    /// ([`Strided`]): the prefixes and pieces are copied into slots of one
+    /// device buffer (one 2-D copy for all prefixes, one per message for
+    /// its pieces: source pitch = the stride), then one indexed launch
+    /// hashes the slots. Groups of at most [`MAX_GATHER`] bytes.
+    pub(crate) fn gathered_device(
+        &self,
+        spec: &LaneSpec,
+        data: &CudaSlice<u8>,
+        prefix: &[u8],
+        msgs: &[Strided],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        check_spec(spec)?;
+        let out_len32 = check_out_len(out_len)?;
+        if msgs.len().checked_mul(out_len) != Some(out.len()) {
+            return Err(GpuError::Unsupported("output size must be the message count * out_len"));
+        }
+        if msgs.is_empty() || out_len == 0 {
+            return Ok(());
+        }
+        let dlen = data.len() as u64;
+        for m in msgs {
+            let end = if m.tail > 0 {
+                m.count.checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.tail as u64))
+            } else if m.count > 0 {
+                (m.count - 1).checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.piece as u64))
+            } else {
+                Some(m.first)
+            };
+            if end.is_none_or(|e| e > dlen) || (m.count > 1 && m.stride < m.piece as u64) {
+                return Err(GpuError::Unsupported("a gathered message reaches past the device buffer"));
+            }
+        }
+        let hdr = prefix.len();
+        let body = msgs.iter().map(|m| m.len()).max().unwrap_or(0) as usize;
+        let slot = round8(hdr + body).max(8);
+        let per = (MAX_GATHER / slot).max(1);
+        self.context().bind_to_thread()?;
+        let stream = self.stream();
+        let cu = stream.cu_stream();
+        let (src, _record) = data.device_ptr(&stream);
+        let mut scratch = lock(&self.scratch);
+        let sc = &mut *scratch;
+        for (g, group) in msgs.chunks(per).enumerate() {
+            let k = group.len();
+            sc.gather.reserve(k * slot)?;
+            sc.d_idx.reserve(16 * k)?;
+            sc.d_out[0].reserve(k * out_len)?;
+            let dst = sc.gather.ptr();
+            // The prefixes: k copies uploaded, then one 2-D copy into the slots.
+            let prefixes: Vec<u8> = prefix.repeat(k);
+            if hdr > 0 {
+                sc.prefixes.reserve(k * hdr)?;
+                // SAFETY: prefixes holds k * hdr bytes; the host vector
+                // lives until run_raw below has synchronised the stream.
+                unsafe { result::memcpy_htod_async(sc.prefixes.ptr(), &prefixes, cu) }?;
+                copy_2d(sc.prefixes.ptr(), hdr, dst, slot, hdr, k, cu)?;
+            }
+            let mut idx: Vec<u8> = Vec::with_capacity(16 * k);
+            for (j, m) in group.iter().enumerate() {
+                let at = dst + (j * slot + hdr) as u64;
+                if m.count > 0 {
+                    if m.stride <= MAX_PITCH {
+                        copy_2d(src + m.first, m.stride as usize, at, m.piece, m.piece, m.count as usize, cu)?;
+                    } else {
+                        for c in 0..m.count {
+                            // SAFETY: inside `data` (checked above) and the slot.
+                            unsafe {
+                                result::memcpy_dtod_async(at + c * m.piece as u64, src + m.first + c * m.stride, m.piece, cu)
+                            }?;
+                        }
+                    }
+                }
+                if m.tail > 0 {
+                    let from = src + m.first + m.count * m.stride;
+                    // SAFETY: inside `data` (checked above) and the slot.
+                    unsafe { result::memcpy_dtod_async(at + m.count * m.piece as u64, from, m.tail, cu) }?;
+                }
+            }
+            for (j, _) in group.iter().enumerate() {
+                idx.extend_from_slice(&((j * slot) as u64).to_le_bytes());
+            }
+            for m in group {
+                idx.extend_from_slice(&(hdr as u64 + m.len()).to_le_bytes());
+            }
+            // SAFETY: d_idx holds 16 k bytes; `idx` lives until run_raw
+            // has synchronised the stream.
+            unsafe { result::memcpy_htod_async(sc.d_idx.ptr(), &idx, cu) }?;
+            let layout = RawLayout::Indexed {
+                count: k as u64,
+                offsets: sc.d_idx.ptr(),
+                lengths: sc.d_idx.ptr() + 8 * k as u64,
+            };
+            self.run_raw(&stream, spec, dst, (k * slot) as u64, layout, sc.d_out[0].ptr(), out_len32, true)?;
+            let start = g * per;
+            // SAFETY: d_out[0] holds the finished kernel's k * out_len bytes.
+            unsafe {
+                result::memcpy_dtoh_sync(&mut out[start * out_len..(start + k) * out_len], sc.d_out[0].ptr())
+            }?;
+            drop(prefixes);
+        }
+        Ok(())
+    }
+
+    /// Tree LI of data already in device memory: keccakx's
+    /// [`keccakx::tree_li::tree_li_resident`], every leaf gathered and
+    /// hashed on the GPU ([`GpuHasher::gathered_device`]), the inner levels
+    /// and the final node on `engine` (the CPU engines if None).
+    pub fn tree_li_device(
+        &self,
+        params: &TreeLiParams,
+        data: &CudaSlice<u8>,
+        engine: Option<&dyn Engine>,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        check_view(self, data)?;
+        let input = DeviceInput {
+            hasher: self,
+            data,
+            error: RefCell::new(None),
+        };
+        let cpu = keccakx::engine::Threads::new(keccakx::engine::current());
+        let r = keccakx::tree_li::tree_li_resident(engine.unwrap_or(&cpu), params, &input, out);
+        input.into_result(r)
     }
 
     fn read_device(&self, data: &CudaSlice<u8>, pos: u64, buf: &mut [u8]) -> Result<(), GpuError> {
         if buf.is_empty() {
             return Ok(());
         }
+        if pos.checked_add(buf.len() as u64).is_none_or(|e| e > data.len() as u64) {
+            return Err(GpuError::Unsupported("read past the end of the device buffer"));
+        }
         let stream = self.stream();
         let (ptr, _record) = data.device_ptr(&stream);
         stream.synchronize()?;
-        // SAFETY: callers read inside the buffer ([pos, pos + len) ⊂ data).
+        // SAFETY: [pos, pos + len) lies inside the buffer (checked above).
         unsafe { result::memcpy_dtoh_sync(buf, ptr + pos) }?;
         Ok(())
     }
 
-    /// KT128/KT256 of host data: leaves on the GPU (host-fed pipeline),
-    /// final node on the CPU. `out` may have any length (XOF).
-    pub fn kt_host(
-        &self,
-        v: KtVariant,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        let lenc = length_encode(customization.len() as u64);
-        let s = Concat::new(vec![data, customization, &lenc]);
-        let total = s.len();
-        let chunk = KT_CHUNK as u64;
-        let full = if total > chunk {
-            (total - chunk) / chunk
-        } else {
-            0
-        };
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            s.read(pos, buf);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| {
-            self.leaves_host(&spec, &s, chunk, KT_CHUNK, full, v.cv_len(), sink)
-        };
-        match v {
-            KtVariant::Kt128 => kt_assemble::<168>(total, &mut read, full, &mut accel, out),
-            KtVariant::Kt256 => kt_assemble::<136>(total, &mut read, full, &mut accel, out),
-        }
-    }
-
-    /// KT128 of host data (see [`GpuHasher::kt_host`]).
-    pub fn kt128_host(
-        &self,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        self.kt_host(KtVariant::Kt128, data, customization, out)
-    }
-
-    /// KT256 of host data (see [`GpuHasher::kt_host`]).
-    pub fn kt256_host(
-        &self,
-        data: &[u8],
-        customization: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        self.kt_host(KtVariant::Kt256, data, customization, out)
-    }
-
-    /// KT128/KT256 of data already in device memory: the leaves lying
-    /// wholly inside it are hashed there in one launch; S_0, the last
-    /// (partial or customization-bearing) leaves and the final node are
-    /// done on the CPU after copying just those bytes back.
+    /// KT128/KT256 of data already in device memory: keccakx's KT
+    /// ([`KtFinalNode::from_resident`]) with the leaves lying wholly inside
+    /// the buffer hashed there, group by group, the final node absorbing one
+    /// group's chaining values while the GPU hashes the next; S_0 and the
+    /// leaves that reach into the customization are read back and hashed on
+    /// the CPU.
     pub fn kt_device(
         &self,
         v: KtVariant,
@@ -472,33 +483,18 @@ impl GpuHasher {
         out: &mut [u8],
     ) -> Result<(), GpuError> {
         check_view(self, data)?;
-        let m = data.len() as u64;
-        let lenc = length_encode(customization.len() as u64);
-        let chunk = KT_CHUNK as u64;
-        let total = m + customization.len() as u64 + lenc.len() as u64;
-        // Leaves j >= 1 lying wholly inside M.
-        let in_m = if m >= 2 * chunk { m / chunk - 1 } else { 0 };
-        let spec = v.leaf_spec();
-        let tail = Concat::new(vec![customization, &lenc]);
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            let from_m = if pos < m {
-                ((m - pos) as usize).min(buf.len())
-            } else {
-                0
-            };
-            self.read_device(data, pos, &mut buf[..from_m])?;
-            if from_m < buf.len() {
-                tail.read(pos + from_m as u64 - m, &mut buf[from_m..]);
-            }
-            Ok(())
+        let input = DeviceInput {
+            hasher: self,
+            data,
+            error: RefCell::new(None),
         };
-        let mut accel = |sink: &mut SinkFn<'_>| {
-            self.leaves_device(&spec, data, chunk, KT_CHUNK, in_m, v.cv_len(), sink)
+        let r = match v {
+            KtVariant::Kt128 => KtFinalNode::<168>::from_resident(customization, &input)
+                .map(|node| node.finalize_into(out)),
+            KtVariant::Kt256 => KtFinalNode::<136>::from_resident(customization, &input)
+                .map(|node| node.finalize_into(out)),
         };
-        match v {
-            KtVariant::Kt128 => kt_assemble::<168>(total, &mut read, in_m, &mut accel, out),
-            KtVariant::Kt256 => kt_assemble::<136>(total, &mut read, in_m, &mut accel, out),
-        }
+        input.into_result(r)
     }
 
     /// KT128 of device data (see [`GpuHasher::kt_device`]).
@@ -521,46 +517,9 @@ impl GpuHasher {
         self.kt_device(KtVariant::Kt256, data, customization, out)
     }
 
-    /// ParallelHash128/256 of host data with block size `block`: blocks on
-    /// the GPU, the outer cSHAKE on the CPU. `xof` selects ParallelHashXOF
-    /// (L = 0); otherwise L = 8 × `out.len()`.
-    pub fn parallelhash_host(
-        &self,
-        v: PhVariant,
-        data: &[u8],
-        block: usize,
-        customization: &[u8],
-        xof: bool,
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        if block == 0 {
-            return Err(GpuError::Unsupported(
-                "ParallelHash block size must be at least 1 byte",
-            ));
-        }
-        let x = Concat::new(vec![data]);
-        let full = (data.len() / block) as u64;
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            x.read(pos, buf);
-            Ok(())
-        };
-        let mut accel =
-            |sink: &mut SinkFn<'_>| self.leaves_host(&spec, &x, 0, block, full, v.cv_len(), sink);
-        let len = data.len() as u64;
-        v.assemble(
-            block,
-            len,
-            customization,
-            xof,
-            &mut read,
-            full,
-            &mut accel,
-            out,
-        )
-    }
-
-    /// ParallelHash128/256 of device data (see [`GpuHasher::parallelhash_host`]).
+    /// ParallelHash128/256 (`xof`: ParallelHashXOF) of device data:
+    /// keccakx's ParallelHash ([`ParallelHashOuter::absorb_resident`]) with
+    /// the whole blocks hashed on the GPU, the short last block on the CPU.
     #[allow(clippy::too_many_arguments)]
     pub fn parallelhash_device(
         &self,
@@ -572,357 +531,31 @@ impl GpuHasher {
         out: &mut [u8],
     ) -> Result<(), GpuError> {
         check_view(self, data)?;
-        if block == 0 {
-            return Err(GpuError::Unsupported(
-                "ParallelHash block size must be at least 1 byte",
-            ));
-        }
-        let len = data.len() as u64;
-        let full = len / block as u64;
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| self.read_device(data, pos, buf);
-        let mut accel = |sink: &mut SinkFn<'_>| {
-            self.leaves_device(&spec, data, 0, block, full, v.cv_len(), sink)
+        let bad = |_| GpuError::Unsupported("ParallelHash block size must be at least 1 byte");
+        let input = DeviceInput {
+            hasher: self,
+            data,
+            error: RefCell::new(None),
         };
-        v.assemble(
-            block,
-            len,
-            customization,
-            xof,
-            &mut read,
-            full,
-            &mut accel,
-            out,
-        )
-    }
-}
-
-/// The GPU as a keccakx engine for one call of a mode that takes an engine:
-/// the first error is kept (and that batch done on the CPU so the mode can
-/// finish); the caller returns the error instead of the digest.
-struct Recording<'a> {
-    gpu: &'a GpuHasher,
-    error: Mutex<Option<GpuError>>,
-}
-
-impl Engine for Recording<'_> {
-    fn name(&self) -> &'static str {
-        "cuda"
-    }
-    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        if err.is_none() {
-            match self.gpu.hash_many(spec, inputs, out_len, out) {
-                Ok(()) => return,
-                Err(e) => *err = Some(e),
-            }
-        }
-        keccakx::engine::Scalar.hash_many(spec, inputs, out_len, out);
-    }
-}
-
-impl GpuHasher {
-    /// Tree LI (docs/tree-li.md) of host data: the leaves (gathered on the
-    /// CPU, batched up to 64 MiB) and each inner level are hashed on the
-    /// GPU; the final node on the CPU.
-    pub fn tree_li_host(
-        &self,
-        params: &TreeLiParams,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), GpuError> {
-        params.validate().map_err(|_| {
-            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
-        })?;
-        let engine = Recording {
-            gpu: self,
-            error: Mutex::new(None),
-        };
-        keccakx::tree_li::tree_li_with_engine(&engine, params, msg, out).map_err(|_| {
-            GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
-        })?;
-        match engine.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-/// memcpy with several threads for big copies (pinned staging is filled at
-/// memory bandwidth, not at one core's copy speed).
-pub(crate) fn copy_parallel(dst: &mut [u8], src: &[u8]) {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    let limit = match keccakx::engine::threads() {
-        0 => cores,
-        n => n.min(cores),
-    };
-    let threads = (src.len() / (4 << 20)).clamp(1, limit.clamp(1, 8));
-    if threads <= 1 {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let per = src.len().div_ceil(threads);
-    std::thread::scope(|s| {
-        for (d, c) in dst.chunks_mut(per).zip(src.chunks(per)) {
-            s.spawn(move || d.copy_from_slice(c));
-        }
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use keccakx::rfc9861::{Kt128, Kt256};
-    use keccakx::sp800_185::{ParallelHash128, ParallelHash256};
-
-    fn pattern(n: usize) -> Vec<u8> {
-        // RFC 9861's test pattern: 00 01 .. FA repeated.
-        (0..n).map(|i| (i % 251) as u8).collect()
-    }
-
-    /// KT through the assembly with a CPU "accelerator" over all full
-    /// leaves (host mode) or over leaves inside M only (device mode).
-    fn kt_cpu(v: KtVariant, m: &[u8], c: &[u8], device_mode: bool, out: &mut [u8]) {
-        let lenc = length_encode(c.len() as u64);
-        let s = Concat::new(vec![m, c, &lenc]);
-        let total = s.len();
-        let chunk = KT_CHUNK as u64;
-        let accel_n = if device_mode {
-            let mm = m.len() as u64;
-            if mm >= 2 * chunk {
-                mm / chunk - 1
+        fn run<const R: usize>(
+            mut outer: ParallelHashOuter<R>,
+            input: &DeviceInput<'_>,
+            xof: bool,
+            out: &mut [u8],
+        ) -> Result<(), EngineError> {
+            outer.absorb_resident(input)?;
+            if xof {
+                outer.finalize_xof().read(out)
             } else {
-                0
-            }
-        } else if total > chunk {
-            (total - chunk) / chunk
-        } else {
-            0
-        };
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            s.read(pos, buf);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| -> Result<(), GpuError> {
-            // Deliver in uneven groups, like pipeline chunks.
-            let mut j = 1u64;
-            let mut group = 1u64;
-            while j <= accel_n {
-                let k = group.min(accel_n - j + 1);
-                let mut cvs = vec![0u8; k as usize * v.cv_len()];
-                for (i, cv) in cvs.chunks_mut(v.cv_len()).enumerate() {
-                    let mut leaf = vec![0u8; KT_CHUNK];
-                    s.read((j + i as u64) * chunk, &mut leaf);
-                    spec.hash_one(&leaf, cv);
-                }
-                sink(&cvs)?;
-                j += k;
-                group += 2;
+                outer.finalize_into(out)
             }
             Ok(())
-        };
-        match v {
-            KtVariant::Kt128 => kt_assemble::<168>(total, &mut read, accel_n, &mut accel, out),
-            KtVariant::Kt256 => kt_assemble::<136>(total, &mut read, accel_n, &mut accel, out),
         }
-        .unwrap();
-    }
-
-    #[test]
-    fn kt_assembly_matches_keccakx_at_leaf_edges() {
-        let c = KT_CHUNK;
-        let sizes = [
-            0,
-            1,
-            c - 4,
-            c - 3,
-            c - 1,
-            c,
-            c + 1,
-            2 * c - 1,
-            2 * c,
-            2 * c + 1,
-            3 * c + 77,
-            9 * c,
-        ];
-        let customs: [&[u8]; 4] = [b"", b"C", &[0x5A; 300], &[7u8; 8190]];
-        for v in [KtVariant::Kt128, KtVariant::Kt256] {
-            for &n in &sizes {
-                let m = pattern(n);
-                for cust in customs {
-                    for out_len in [32usize, 200] {
-                        let mut want = vec![0u8; out_len];
-                        match v {
-                            KtVariant::Kt128 => {
-                                let mut h = Kt128::new(cust);
-                                h.update(&m);
-                                h.finalize_into(&mut want);
-                            }
-                            KtVariant::Kt256 => {
-                                let mut h = Kt256::new(cust);
-                                h.update(&m);
-                                h.finalize_into(&mut want);
-                            }
-                        }
-                        for device_mode in [false, true] {
-                            let mut got = vec![0u8; out_len];
-                            kt_cpu(v, &m, cust, device_mode, &mut got);
-                            assert_eq!(
-                                got,
-                                want,
-                                "{v:?} |M|={n} |C|={} device_mode={device_mode}",
-                                cust.len()
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn ph_cpu(v: PhVariant, x: &[u8], block: usize, c: &[u8], xof: bool, out: &mut [u8]) {
-        let full = (x.len() / block) as u64;
-        let spec = v.leaf_spec();
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
-            Ok(())
+        let r = match v {
+            PhVariant::Ph128 => run(ParallelHashOuter::<168>::new(block, customization).map_err(bad)?, &input, xof, out),
+            PhVariant::Ph256 => run(ParallelHashOuter::<136>::new(block, customization).map_err(bad)?, &input, xof, out),
         };
-        let mut accel = |sink: &mut SinkFn<'_>| -> Result<(), GpuError> {
-            let mut cvs = vec![0u8; full as usize * v.cv_len()];
-            for (i, z) in cvs.chunks_mut(v.cv_len()).enumerate() {
-                spec.hash_one(&x[i * block..(i + 1) * block], z);
-            }
-            sink(&cvs)
-        };
-        v.assemble(
-            block,
-            x.len() as u64,
-            c,
-            xof,
-            &mut read,
-            full,
-            &mut accel,
-            out,
-        )
-        .unwrap();
-    }
-
-    #[test]
-    fn parallelhash_assembly_matches_keccakx() {
-        let x = pattern(5000);
-        for block in [1usize, 7, 8, 168, 1000, 4999, 5000, 8192] {
-            for len in [0usize, 1, 999, 1000, 1001, 5000] {
-                for cust in [&b""[..], b"Parallel Data"] {
-                    for xof in [false, true] {
-                        let mut got = [0u8; 40];
-                        ph_cpu(PhVariant::Ph128, &x[..len], block, cust, xof, &mut got);
-                        let mut h = ParallelHash128::new(block, cust).unwrap();
-                        h.update(&x[..len]);
-                        let want = if xof {
-                            h.finalize_xof().read_vec(40)
-                        } else {
-                            h.finalize_vec(40)
-                        };
-                        assert_eq!(got[..], want[..], "PH128 B={block} len={len} xof={xof}");
-                        let mut got = [0u8; 72];
-                        ph_cpu(PhVariant::Ph256, &x[..len], block, cust, xof, &mut got);
-                        let mut h = ParallelHash256::new(block, cust).unwrap();
-                        h.update(&x[..len]);
-                        let want = if xof {
-                            h.finalize_xof().read_vec(72)
-                        } else {
-                            h.finalize_vec(72)
-                        };
-                        assert_eq!(got[..], want[..], "PH256 B={block} len={len} xof={xof}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn concat_reads_across_parts() {
-        let a = [1u8, 2, 3];
-        let b = [4u8];
-        let c = [5u8, 6];
-        let s = Concat::new(vec![&a, &b, &c]);
-        assert_eq!(s.len(), 6);
-        let mut buf = [0u8; 4];
-        s.read(2, &mut buf);
-        assert_eq!(buf, [3, 4, 5, 6]);
-        assert_eq!(s.pieces(0, 6).len(), 3);
-        assert!(s.pieces(6, 0).is_empty());
-    }
-
-    #[test]
-    fn assembly_rejects_an_accelerator_that_miscounts() {
-        let m = pattern(5 * KT_CHUNK);
-        let s = Concat::new(vec![&m[..], &[0u8][..]]);
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            s.read(pos, buf);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 32]);
-        let mut out = [0u8; 32];
-        let r = kt_assemble::<168>(s.len(), &mut read, 3, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Cuda(_))));
-
-        // ParallelHash: one value short.
-        let x = pattern(10 * 7);
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 2 * 64]);
-        let mut out = [0u8; 64];
-        let r = PhVariant::Ph256.assemble(
-            7,
-            x.len() as u64,
-            b"",
-            false,
-            &mut read,
-            3,
-            &mut accel,
-            &mut out,
-        );
-        assert!(matches!(r, Err(GpuError::Cuda(_))));
-    }
-
-    #[test]
-    fn assembly_rejects_partial_chaining_values_and_partial_leaves() {
-        let m = pattern(4 * KT_CHUNK);
-        let s = Concat::new(vec![&m[..], &[0u8][..]]);
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            s.read(pos, buf);
-            Ok(())
-        };
-        let mut out = [0u8; 32];
-        // Half a chaining value from the accelerator.
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 48]);
-        let r = kt_assemble::<168>(s.len(), &mut read, 2, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
-        // S has 3 full leaves and a 1-byte one: the accelerator may not take 4.
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 4 * 32]);
-        let r = kt_assemble::<168>(s.len(), &mut read, 4, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
-        // A single-node input has no leaves to accelerate.
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 32]);
-        let r = kt_assemble::<168>(100, &mut read, 1, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
-
-        let x = pattern(50);
-        let mut read = |pos: u64, buf: &mut [u8]| -> Result<(), GpuError> {
-            buf.copy_from_slice(&x[pos as usize..pos as usize + buf.len()]);
-            Ok(())
-        };
-        let mut accel = |sink: &mut SinkFn<'_>| sink(&[0u8; 33]);
-        let r = PhVariant::Ph128.assemble(7, 50, b"", true, &mut read, 1, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
-        let mut accel = |_: &mut SinkFn<'_>| Ok(());
-        let r = PhVariant::Ph128.assemble(0, 50, b"", true, &mut read, 0, &mut accel, &mut out);
-        assert!(matches!(r, Err(GpuError::Unsupported(_))), "{r:?}");
+        input.into_result(r)
     }
 }
+

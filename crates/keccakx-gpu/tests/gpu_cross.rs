@@ -1,7 +1,9 @@
 //! GPU results against the CPU library (the golden model's fast path):
 //! random batches with lengths 0..3 blocks + 1, every function family and
 //! batch kernel, 1 to 10^6 messages, host-fed and device-resident, KT and
-//! ParallelHash, the permutation kernels. Each test prints why it skipped
+//! ParallelHash (device-resident up to a GiB, around the chunk edges), tree
+//! LI (host-fed and device-resident), the routed engine, the permutation
+//! kernels. Each test prints why it skipped
 //! when there is no GPU (on CPU-only machines and in CI).
 
 use std::sync::OnceLock;
@@ -293,7 +295,7 @@ fn kt_on_the_device_matches_rfc9861() {
                     }
                 }
                 let mut got = vec![0u8; 80];
-                gpu.kt_host(v, &m, cust, &mut got).unwrap();
+                engine().kt(v, &m, cust, &mut got).unwrap();
                 assert!(got == want, "{v:?} host |M|={n} |C|={}", cust.len());
                 let d = gpu.upload(&m).unwrap();
                 let mut got = vec![0u8; 80];
@@ -320,7 +322,7 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(48)
                 };
                 let mut got = vec![0u8; 48];
-                gpu.parallelhash_host(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
+                engine().parallelhash(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH128 host n={n} B={block} xof={xof}");
                 let d = gpu.upload(&x).unwrap();
@@ -336,9 +338,13 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(64)
                 };
                 let mut got = vec![0u8; 64];
-                gpu.parallelhash_host(PhVariant::Ph256, &x, block, b"", xof, &mut got)
+                engine().parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
+                let mut got = vec![0u8; 64];
+                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"", xof, &mut got)
+                    .unwrap();
+                assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
             }
         }
     }
@@ -384,15 +390,40 @@ fn the_engine_adapter_gives_cpu_digests() {
     };
     let spec = LaneSpec::new(72, 24, 0x06).unwrap();
     let msgs: Vec<&[u8]> = vec![b"", b"a", &[7u8; 1000]];
-    let mut out = vec![0u8; 3 * 64];
-    engine.hash_many(&spec, &msgs, 64, &mut out);
-    assert!(engine.take_error().is_none());
+    // Routed (this small batch goes to the CPU) and forced onto the GPU,
+    // behind the fallback wrapper that would keep a GPU error.
+    for e in [engine.clone(), engine.clone().with_routing(false)] {
+        let f = keccakx::engine::Fallback::new(e);
+        let mut out = vec![0u8; 3 * 64];
+        f.hash_many(&spec, &msgs, 64, &mut out);
+        assert!(f.take_error().is_none());
+        assert!(out == cpu(&spec, &msgs, 64));
+    }
+    // A long message among many short ones: split between CPU and GPU.
+    let long = vec![3u8; 8 << 20];
+    let short = [1u8; 64];
+    let mut msgs: Vec<&[u8]> = vec![&short; 200_000];
+    msgs[777] = &long;
+    let mut out = vec![0u8; msgs.len() * 64];
+    let f = keccakx::engine::Fallback::new(engine);
+    f.hash_many(&spec, &msgs, 64, &mut out);
+    assert!(f.take_error().is_none());
     assert!(out == cpu(&spec, &msgs, 64));
+}
+
+/// An engine that sends every batch to the GPU (no cost routing).
+fn engine() -> keccakx_gpu::GpuEngine {
+    static E: OnceLock<Result<keccakx_gpu::GpuEngine, GpuError>> = OnceLock::new();
+    E.get_or_init(|| keccakx_gpu::GpuEngine::new(0).map(|e| e.with_routing(false)))
+        .clone()
+        .expect("the GPU opened for the other tests")
 }
 
 #[test]
 fn tree_li_on_the_gpu_matches_the_cpu() {
-    let Some(gpu) = shared() else { return };
+    if shared().is_none() {
+        return;
+    }
     use keccakx::tree_li::{tree_li_with_engine, TreeLiParams};
     let mut rng = Rng(0x5EED_0006);
     for height in 0..=4 {
@@ -418,8 +449,206 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let mut want = vec![0u8; 64];
             tree_li_with_engine(&Scalar, &params, &msg, &mut want).unwrap();
             let mut got = vec![0u8; 64];
-            gpu.tree_li_host(&params, &msg, &mut got).unwrap();
+            engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
+            let d = shared().unwrap().upload(if msg.is_empty() { &[0u8][..] } else { &msg }).unwrap();
+            if !msg.is_empty() {
+                let mut got = vec![0u8; 64];
+                shared().unwrap().tree_li_device(&params, &d, None, &mut got).unwrap();
+                assert!(got == want, "tree LI device-resident H={height} n={n}");
+            }
         }
     }
+}
+
+/// Lengths around every multiple of the rate up to 3 blocks + 1: host-fed,
+/// device-resident uniform and indexed, for every family (issue 20).
+#[test]
+fn lengths_around_each_rate_edge_match_the_cpu() {
+    let Some(gpu) = shared() else { return };
+    let mut rng = Rng(0x5EED_0007);
+    for (name, spec, out_len) in specs() {
+        let r = spec.rate_bytes;
+        let mut lens: Vec<usize> = vec![0, 1];
+        for k in 1..=3 {
+            lens.extend([k * r - 1, k * r, k * r + 1]);
+        }
+        lens.retain(|&l| l <= 3 * r + 1);
+        for &l in &lens {
+            let msgs: Vec<Vec<u8>> = (0..129).map(|_| rng.bytes(l)).collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            let want = cpu(&spec, &refs, out_len);
+            let mut out = vec![0u8; refs.len() * out_len];
+            gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} host-fed len {l}");
+            let flat: Vec<u8> = msgs.concat();
+            let d = gpu.upload(if flat.is_empty() { &[0u8][..] } else { &flat }).unwrap();
+            let lay = Layout::Uniform { count: refs.len(), stride: l as u64, len: l as u64 };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} device uniform len {l}");
+            let offs: Vec<u64> = (0..refs.len() as u64).map(|i| i * l as u64).collect();
+            let ls = vec![l as u64; refs.len()];
+            let lay = Layout::Indexed { offsets: &offs, lengths: &ls };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            assert!(out == want, "{name} device indexed len {l}");
+        }
+    }
+}
+
+/// The routed engine (cost model on) behind the fallback wrapper gives the
+/// CPU's digests whatever it decides, for mixed batches.
+#[test]
+fn the_routed_engine_gives_cpu_digests_for_mixed_batches() {
+    let Ok(engine) = keccakx_gpu::GpuEngine::new(0) else {
+        skip("no GPU");
+        return;
+    };
+    let f = keccakx::engine::Fallback::new(engine);
+    let mut rng = Rng(0x5EED_0008);
+    for (name, spec, out_len) in specs() {
+        for n in [1usize, 1000, 200_000] {
+            let msgs = batch(&mut rng, spec.rate_bytes, n);
+            let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+            let mut out = vec![0u8; n * out_len];
+            f.hash_many(&spec, &refs, out_len, &mut out);
+            assert!(f.take_error().is_none(), "{name} n={n}");
+            assert!(out == cpu(&spec, &refs, out_len), "{name} n={n}");
+        }
+    }
+}
+
+/// KT128/KT256 around 8 KiB chunk edges up to 1 GiB with customization, and
+/// ParallelHash(XOF) 128/256 device-resident at a GiB (issue 21). Named
+/// "gib": the quick GPU run skips it.
+#[test]
+fn kt_and_parallelhash_up_to_a_gib() {
+    let Some(gpu) = shared() else { return };
+    let c = 8192usize;
+    let top = 1usize << 30;
+    let mut m = vec![0u8; top + c];
+    let mut rng = Rng(0x5EED_0009);
+    for w in m.chunks_mut(1 << 20) {
+        let b = rng.bytes(64);
+        for (i, x) in w.iter_mut().enumerate() {
+            *x = b[i % 64] ^ (i >> 6) as u8;
+        }
+    }
+    for n in [top - c - 1, top - c, top - 1, top, top + 1, top + c] {
+        let d = gpu.upload(&m[..n]).unwrap();
+        for cust in [&b""[..], b"issue 21"] {
+            let mut want = [0u8; 64];
+            let mut h = keccakx::rfc9861::Kt128::new(cust);
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            let mut got = [0u8; 64];
+            gpu.kt_device(KtVariant::Kt128, &d, cust, &mut got).unwrap();
+            assert!(got == want, "KT128 device n={n} |C|={}", cust.len());
+            let mut h = keccakx::rfc9861::Kt256::new(cust);
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            gpu.kt_device(KtVariant::Kt256, &d, cust, &mut got).unwrap();
+            assert!(got == want, "KT256 device n={n} |C|={}", cust.len());
+        }
+        if n == top + 1 {
+            let mut want = [0u8; 64];
+            let mut h = keccakx::rfc9861::Kt128::new(b"host");
+            h.update(&m[..n]);
+            h.finalize_into(&mut want);
+            let mut got = [0u8; 64];
+            engine().kt(KtVariant::Kt128, &m[..n], b"host", &mut got).unwrap();
+            assert!(got == want, "KT128 host-fed n={n}");
+            for (block, xof) in [(8192usize, false), (1 << 20, true), (1000, true)] {
+                let mut h = keccakx::sp800_185::ParallelHash256::new(block, b"S").unwrap();
+                h.update(&m[..n]);
+                let want = if xof { h.finalize_xof().read_vec(100) } else { h.finalize_vec(100) };
+                let mut got = vec![0u8; 100];
+                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got).unwrap();
+                assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
+            }
+        }
+    }
+}
+
+/// Device-resident tree LI with blocks that are not rate blocks (1 byte,
+/// 100 bytes), a long prefix, a short last block and the paper's sizes.
+#[test]
+fn tree_li_device_resident_gathers_every_leaf() {
+    let Some(gpu) = shared() else { return };
+    use keccakx::tree_li::{tree_li, TreeLiParams};
+    let mut rng = Rng(0x5EED_000A);
+    let msg = rng.bytes(25_200_000);
+    for height in 1..=4 {
+        for (n, params) in [
+            (25_200_000usize, TreeLiParams::paper(height)),
+            (1_000_003, TreeLiParams { height, block_size: Some(100), prefix: vec![9; 200], ..TreeLiParams::default() }),
+            (50_001, TreeLiParams { height, block_size: Some(1), ..TreeLiParams::paper(height) }),
+            (77, TreeLiParams::paper(height)),
+        ] {
+            let mut want = [0u8; 48];
+            tree_li(&params, &msg[..n], &mut want).unwrap();
+            let d = gpu.upload(&msg[..n]).unwrap();
+            let mut got = [0u8; 48];
+            gpu.tree_li_device(&params, &d, None, &mut got).unwrap();
+            assert!(got == want, "H={height} n={n} B={:?}", params.block_size);
+        }
+    }
+}
+
+/// Small calls reuse the buffers the first call allocated (no cuMemAlloc,
+/// no cuMemFree per call), stay correct while doing so, and allocate again
+/// after `release_buffers`.
+#[test]
+fn repeated_small_calls_allocate_nothing() {
+    let Some(gpu) = own() else { return };
+    use keccakx::tree_li::{tree_li, TreeLiParams};
+    let mut rng = Rng(0x5EED_000B);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let (count, len) = (64usize, 64usize);
+    let data = rng.bytes(count * len + 300_000);
+    let d = gpu.upload(&data).unwrap();
+    let msgs: Vec<&[u8]> = (0..count).map(|i| &data[i * len..(i + 1) * len]).collect();
+    let want = cpu(&spec, &msgs, 32);
+    let offs: Vec<u64> = (0..count as u64).map(|i| i * len as u64).collect();
+    let lens = vec![len as u64; count];
+    let mut kt_want = [0u8; 32];
+    let mut h = keccakx::rfc9861::Kt128::new(b"");
+    h.update(&data[..100_000]);
+    h.finalize_into(&mut kt_want);
+    let tree = TreeLiParams::paper(2);
+    let mut tree_want = [0u8; 48];
+    tree_li(&tree, &data[..300_000], &mut tree_want).unwrap();
+    let d_tree = gpu.upload(&data[..300_000]).unwrap();
+    let d_kt = gpu.upload(&data[..100_000]).unwrap();
+    let mut d_out = gpu.alloc_zeros(count * 32).unwrap();
+    let mut calls = |round: usize| {
+        let mut out = vec![0u8; count * 32];
+        gpu.hash_many(&spec, &msgs, 32, &mut out).unwrap();
+        assert!(out == want, "host-fed, round {round}");
+        out.fill(0);
+        let uniform = Layout::Uniform { count, stride: len as u64, len: len as u64 };
+        gpu.hash_many_device(&spec, &d, uniform, 32, &mut out).unwrap();
+        assert!(out == want, "device uniform, round {round}");
+        out.fill(0);
+        let indexed = Layout::Indexed { offsets: &offs, lengths: &lens };
+        gpu.hash_many_device(&spec, &d, indexed, 32, &mut out).unwrap();
+        assert!(out == want, "device indexed, round {round}");
+        gpu.hash_many_device_to_device(&spec, &d, uniform, 32, &mut d_out).unwrap();
+        assert!(gpu.download(&d_out).unwrap() == want, "device to device, round {round}");
+        let mut got = [0u8; 32];
+        gpu.kt_device(KtVariant::Kt128, &d_kt, b"", &mut got).unwrap();
+        assert!(got == kt_want, "KT128 device, round {round}");
+        let mut got = [0u8; 48];
+        gpu.tree_li_device(&tree, &d_tree, None, &mut got).unwrap();
+        assert!(got == tree_want, "tree LI device, round {round}");
+    };
+    calls(0);
+    let kept = gpu.buffer_allocations();
+    assert!(kept > 0, "the first calls allocate their buffers");
+    for round in 1..=5 {
+        calls(round);
+    }
+    assert_eq!(gpu.buffer_allocations(), kept, "repeated calls allocated buffers");
+    gpu.release_buffers().unwrap();
+    calls(6);
+    assert!(gpu.buffer_allocations() > kept, "released buffers are allocated again");
 }

@@ -2,17 +2,32 @@
 //! parameters, one output row each, with the GIL released and the messages
 //! spread over the cores.
 //!
-//! Every function (tree LI included) goes through `keccakx::batch::hash_many`
+//! Every function (tree LI included) goes through `keccakx::batch::hash_many_into`
 //! (multi-lane SIMD engines for the plain sponges, then cores; message by
 //! message on threads for the rest). For TupleHash each message is a
 //! one-element tuple.
+//!
+//! Sizes come from Python and may be anything (a 2**33-row array of empty
+//! rows, a `__len__` that returns 2**40): nothing is allocated from them
+//! before it is checked, and every allocation that depends on them is
+//! fallible (MemoryError), so no call aborts the interpreter or panics.
+//! The work runs in pieces of bounded size; between pieces the optional
+//! progress callback runs and Ctrl-C is seen.
 
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
 
 use crate::alg::{build, int_param, registry_params, Alg, Req, MAX_LEN};
 use crate::buffer::Input;
+
+/// A piece of the batch ends after this many input bytes ...
+const PIECE_BYTES: usize = 32 << 20;
+/// ... or this many messages (bounds the per-piece slice table).
+const PIECE_MESSAGES: usize = 1 << 16;
+/// At most this many entries are reserved from a `__len__` up front; a
+/// longer iterable grows the table as items arrive.
+const LEN_HINT_MAX: usize = 1 << 12;
 
 /// A validated batch job: the function, its parameters, the output length.
 pub(crate) struct Job {
@@ -40,39 +55,140 @@ pub(crate) fn prepare(
     Ok(Job { alg, req, out_len })
 }
 
-/// Run the batch with the GIL released, into a new bytearray of n*out_len.
-fn run<'py>(py: Python<'py>, job: &Job, msgs: &[&[u8]]) -> PyResult<Bound<'py, PyByteArray>> {
-    let out_len = job.out_len;
-    let total = msgs
-        .len()
-        .checked_mul(out_len)
-        .filter(|t| *t <= isize::MAX as usize)
-        .ok_or_else(|| PyMemoryError::new_err("hash_many: output too large"))?;
-    // The core allocates the output itself: make sure it can.
-    let mut probe: Vec<u8> = Vec::new();
-    probe
-        .try_reserve_exact(total)
-        .map_err(|_| PyMemoryError::new_err("hash_many: output too large"))?;
-    drop(probe);
-    let name = job.alg.info().name;
-    let params = registry_params(job.alg, &job.req, out_len);
-    let out = py
-        .detach(|| keccakx::batch::hash_many(name, &params, msgs, out_len))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(PyByteArray::new(py, &out))
+fn too_large() -> PyErr {
+    PyMemoryError::new_err("hash_many: output too large for this machine's memory")
 }
 
-/// `_hash_many_list(messages, name, digest_size=None, **params)`: messages is
-/// an iterable of bytes-like objects. Returns (bytearray, n, out_len).
+/// An empty vector with room for `n` items, or MemoryError.
+fn try_vec<T>(n: usize) -> PyResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| too_large())?;
+    Ok(v)
+}
+
+/// `n * out_len` output bytes, or MemoryError when that cannot exist.
+fn output_len(n: usize, out_len: usize) -> PyResult<usize> {
+    n.checked_mul(out_len)
+        .filter(|t| *t <= isize::MAX as usize)
+        .ok_or_else(too_large)
+}
+
+/// The digests of a batch: `n` messages, `out_len` bytes each.
+struct Shape {
+    n: usize,
+    out_len: usize,
+    /// Input bytes in all, for the progress figures.
+    total: u64,
+}
+
+/// Run the batch into a new bytearray, or into a list of `bytes` (one per
+/// message) with `as_list`. `fill(out)` writes all the digests.
+fn collect<'py>(
+    py: Python<'py>,
+    shape: &Shape,
+    as_list: bool,
+    fill: impl FnOnce(&mut [u8]) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let len = output_len(shape.n, shape.out_len)?;
+    // Reserved (not touched) and freed first: CPython 3.11's bytearray
+    // constructor, when its allocation fails, frees a half-built object and
+    // prints "SystemError: deallocated bytearray object has exported
+    // buffers". Sizes that cannot be had stop here with MemoryError.
+    drop(try_vec::<u8>(len)?);
+    let out = PyByteArray::new_with(py, len, fill)?;
+    if !as_list {
+        return Ok(out.into_any());
+    }
+    let list = PyList::empty(py);
+    // SAFETY: the bytearray is ours alone (not yet returned) and nothing
+    // resizes it while this slice lives; only `bytes` objects are created.
+    let digests = unsafe { out.as_bytes() };
+    for i in 0..shape.n {
+        let d = &digests[i * shape.out_len..(i + 1) * shape.out_len];
+        list.append(PyBytes::new_with(py, d.len(), |b| {
+            b.copy_from_slice(d);
+            Ok(())
+        })?)?;
+    }
+    Ok(list.into_any())
+}
+
+/// Hash `shape.n` messages, produced piece by piece by `piece(start, end,
+/// table)`, into `out`. `size(i)` is message i's length (bytes), for the
+/// pieces' bounds and the progress figures.
+#[allow(clippy::too_many_arguments)]
+fn run_pieces<'m>(
+    py: Python<'_>,
+    job: &Job,
+    shape: &Shape,
+    size: &dyn Fn(usize) -> usize,
+    mut piece: impl FnMut(usize, usize, &mut Vec<&'m [u8]>),
+    out: &mut [u8],
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let out_len = job.out_len;
+    let (count, total) = (shape.n, shape.total);
+    if count == 0 || out_len == 0 {
+        // Nothing to compute (the parameters were validated by prepare()).
+        if let Some(cb) = progress {
+            cb.call1((total, total))?;
+        }
+        return Ok(());
+    }
+    let name = job.alg.info().name;
+    let params = registry_params(job.alg, &job.req, out_len);
+    let mut done = 0u64;
+    let mut slices: Vec<&'m [u8]> = try_vec(count.min(PIECE_MESSAGES))?;
+    let mut start = 0;
+    while start < count {
+        // At least one message, at most PIECE_MESSAGES and about PIECE_BYTES.
+        let mut end = start;
+        let mut bytes = 0usize;
+        while end < count && end - start < PIECE_MESSAGES && (end == start || bytes < PIECE_BYTES) {
+            bytes = bytes.saturating_add(size(end));
+            end += 1;
+        }
+        slices.clear();
+        piece(start, end, &mut slices);
+        let dst = &mut out[start * out_len..end * out_len];
+        let r = py.detach(|| keccakx::batch::hash_many_into(name, &params, &slices, out_len, dst));
+        r.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        done += bytes as u64;
+        if let Some(cb) = progress {
+            cb.call1((done, total))?;
+        }
+        py.check_signals()?;
+        start = end;
+    }
+    Ok(())
+}
+
+fn check_progress<'py>(
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match progress {
+        Some(p) if p.is_none() => Ok(None),
+        Some(p) if !p.is_callable() => Err(PyTypeError::new_err(
+            "hash_many: progress must be a callable progress(done_bytes, total_bytes) or None",
+        )),
+        p => Ok(p.cloned()),
+    }
+}
+
+/// `_hash_many_list(messages, name, digest_size=None, progress=None,
+/// as_list=False, **params)`: messages is an iterable of bytes-like
+/// objects. Returns (bytearray or list of bytes, n, out_len).
 #[pyfunction]
-#[pyo3(signature = (messages, name, digest_size=None, **params))]
+#[pyo3(signature = (messages, name, digest_size=None, progress=None, as_list=false, **params))]
 pub fn _hash_many_list<'py>(
     py: Python<'py>,
     messages: &Bound<'py, PyAny>,
     name: &str,
     digest_size: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
+    as_list: bool,
     params: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyByteArray>, usize, usize)> {
+) -> PyResult<(Bound<'py, PyAny>, usize, usize)> {
     if messages.is_instance_of::<PyBytes>()
         || messages.is_instance_of::<PyByteArray>()
         || messages.is_instance_of::<PyMemoryView>()
@@ -84,32 +200,61 @@ pub fn _hash_many_list<'py>(
         ));
     }
     let job = prepare(name, digest_size, params)?;
+    let progress = check_progress(progress)?;
     let iter = messages.try_iter().map_err(|_| {
         let ty = messages.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         PyTypeError::new_err(format!(
             "hash_many: messages must be a sequence of bytes-like objects or a 2-D array, not '{ty}'"
         ))
     })?;
-    let mut inputs = Vec::with_capacity(messages.len().unwrap_or(0));
+    // `__len__` is only a hint (it may lie, or be 2**40): reserve a little,
+    // grow fallibly as the items really arrive.
+    let hint = messages.len().unwrap_or(0).min(LEN_HINT_MAX);
+    let mut inputs: Vec<Input<'py>> = try_vec(hint)?;
     for (i, item) in iter.enumerate() {
         let item = item?;
         match Input::new(&item, "hash_many") {
-            Ok(inp) => inputs.push(inp),
+            Ok(inp) => {
+                inputs.try_reserve(1).map_err(|_| too_large())?;
+                inputs.push(inp)
+            }
             Err(e) => {
                 let msg = format!("message {i}: {}", e.value(py));
                 return Err(PyErr::from_type(e.get_type(py), msg));
             }
         }
     }
-    let slices: Vec<&[u8]> = inputs.iter().map(|i| i.as_slice()).collect();
-    let out = run(py, &job, &slices)?;
-    Ok((out, slices.len(), job.out_len))
+    let n = inputs.len();
+    let views: Vec<&[u8]> = {
+        let mut v = try_vec(n)?;
+        v.extend(inputs.iter().map(|i| i.as_slice()));
+        v
+    };
+    let shape = Shape {
+        n,
+        out_len: job.out_len,
+        total: views.iter().map(|v| v.len() as u64).sum(),
+    };
+    let out = collect(py, &shape, as_list, |out| {
+        run_pieces(
+            py,
+            &job,
+            &shape,
+            &|i| views[i].len(),
+            |a, b, s| s.extend_from_slice(&views[a..b]),
+            out,
+            progress.as_ref(),
+        )
+    })?;
+    Ok((out, n, job.out_len))
 }
 
-/// `_hash_many_rows(array, rows, cols, name, digest_size=None, **params)`:
-/// a C-contiguous buffer of rows*cols bytes, one message per row.
+/// `_hash_many_rows(array, rows, cols, name, digest_size=None,
+/// progress=None, **params)`: a C-contiguous buffer of rows*cols bytes,
+/// one message per row.
 #[pyfunction]
-#[pyo3(signature = (array, rows, cols, name, digest_size=None, **params))]
+#[pyo3(signature = (array, rows, cols, name, digest_size=None, progress=None, **params))]
+#[allow(clippy::too_many_arguments)]
 pub fn _hash_many_rows<'py>(
     py: Python<'py>,
     array: &Bound<'py, PyAny>,
@@ -117,9 +262,11 @@ pub fn _hash_many_rows<'py>(
     cols: usize,
     name: &str,
     digest_size: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
     params: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyByteArray>, usize, usize)> {
+) -> PyResult<(Bound<'py, PyAny>, usize, usize)> {
     let job = prepare(name, digest_size, params)?;
+    let progress = check_progress(progress)?;
     let input = Input::new(array, "hash_many")?;
     let buf = input.as_slice();
     if rows.checked_mul(cols) != Some(buf.len()) {
@@ -128,11 +275,23 @@ pub fn _hash_many_rows<'py>(
             buf.len()
         )));
     }
-    let slices: Vec<&[u8]> = if cols == 0 {
-        vec![&[][..]; rows]
-    } else {
-        buf.chunks_exact(cols).collect()
+    // The output is checked (and allocated) before anything of `rows`
+    // entries exists: a (2**33, 0) array asks for 2**33 digests.
+    let shape = Shape {
+        n: rows,
+        out_len: job.out_len,
+        total: buf.len() as u64,
     };
-    let out = run(py, &job, &slices)?;
+    let out = collect(py, &shape, false, |out| {
+        run_pieces(
+            py,
+            &job,
+            &shape,
+            &|_| cols,
+            |a, b, s| s.extend((a..b).map(|r| &buf[r * cols..(r + 1) * cols])),
+            out,
+            progress.as_ref(),
+        )
+    })?;
     Ok((out, rows, job.out_len))
 }

@@ -147,7 +147,7 @@ mod imp {
         if info.variable_len {
             p.length = Some(out_len);
         }
-        let Some((spec, _)) = keccakx_gpu::lane_spec_for(info.name, &p) else {
+        let Ok(Some(spec)) = keccakx::batch::lane_spec(info.name, &p) else {
             return Err(PyTypeError::new_err(format!(
                 "hash_many on GPU arrays supports the plain sponges (sha3_*, shake_*, keccak_*, \
                  turboshake*, cshake* without name/custom, raw keccak of width 1600 with a byte \

@@ -53,6 +53,20 @@ pub fn hash_many_into(
     out_len: usize,
     out: &mut [u8],
 ) -> Result<()> {
+    crate::engine::EngineRef::Current
+        .with(|e| hash_many_into_with(e, name, params, messages, out_len, out))
+}
+
+/// [`hash_many_into`] with the plain sponges on `engine` (a GPU, a chosen
+/// CPU engine); the other functions hash message by message on the CPU.
+pub fn hash_many_into_with(
+    engine: &dyn crate::engine::Engine,
+    name: &str,
+    params: &Params,
+    messages: &[&[u8]],
+    out_len: usize,
+    out: &mut [u8],
+) -> Result<()> {
     if Some(out.len()) != messages.len().checked_mul(out_len) {
         return Err(Error::InvalidParameter(
             "batch output buffer must hold messages × out_len bytes",
@@ -75,7 +89,7 @@ pub fn hash_many_into(
         return Ok(());
     }
     if let Some(spec) = lane_spec(info.name, &p)? {
-        engine::hash_many(&spec, messages, out_len, out);
+        engine.hash_many(&spec, messages, out_len, out);
         return Ok(());
     }
     per_message(&proto, messages, out_len, out);
@@ -99,6 +113,9 @@ pub fn lane_spec(name: &str, p: &Params) -> Result<Option<LaneSpec>> {
         "keccak-256" => (136, 24, 0x01),
         "keccak-384" => (104, 24, 0x01),
         "keccak-512" => (72, 24, 0x01),
+        // cSHAKE with empty function name and customization is SHAKE.
+        "cshake128" if p.function_name.is_empty() && p.customization.is_empty() => (168, 24, 0x1F),
+        "cshake256" if p.function_name.is_empty() && p.customization.is_empty() => (136, 24, 0x1F),
         "turboshake128" => (168, 12, p.domain.unwrap_or(0x1F)),
         "turboshake256" => (136, 12, p.domain.unwrap_or(0x1F)),
         "keccak" => {

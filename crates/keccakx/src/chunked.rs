@@ -5,16 +5,15 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::engine::{self, LaneSpec};
+use crate::engine::{BatchHint, EngineRef, LaneSpec};
 use crate::sponge::ByteSponge;
 
-/// Bytes of whole chunks gathered before one engine call when input arrives
-/// in small pieces; large enough for every SIMD lane and thread (1 MiB:
-/// 128 KT leaves, so a 2-thread split amortizes the hand-off, bench/NOTES.md).
-const BATCH_BYTES: usize = 1024 * 1024;
-/// Chunks hashed per engine call when input arrives in one big piece: keeps
-/// the chaining-value scratch bounded (a 10 GB mmap is not one call).
-const MAX_CHUNKS_PER_CALL: usize = 4096;
+// How much one engine call takes comes from the engine (`batch_hint`): on
+// the CPU 1 MiB of whole chunks gathered when input arrives in small pieces
+// (128 KT leaves, so a 2-thread split amortizes the hand-off,
+// bench/NOTES.md), and at most 4096 chunks per call when it arrives in one
+// big piece (keeps the chaining-value scratch bounded: a 10 GB mmap is not
+// one call); a GPU asks for far more.
 
 /// Hashes chunk after chunk; hands chaining values to a sink in order (the
 /// mode's final node counts them). The sink may also be called with no
@@ -29,26 +28,32 @@ pub(crate) struct ChunkHasher {
     buf: Vec<u8>,
     /// Large chunks: the chunk being filled, and how much it has.
     partial: Option<(ByteSponge, usize)>,
+    engine: EngineRef,
+    hint: BatchHint,
 }
 
 impl ChunkHasher {
-    pub fn new(spec: LaneSpec, chunk_len: usize, cv_len: usize) -> Self {
+    /// Chunks hashed on `engine`.
+    pub fn with_engine(spec: LaneSpec, chunk_len: usize, cv_len: usize, engine: EngineRef) -> Self {
         debug_assert!(chunk_len > 0);
+        let hint = engine.batch_hint();
         ChunkHasher {
             spec,
             chunk_len,
             cv_len,
             buf: Vec::new(),
             partial: None,
+            engine,
+            hint,
         }
     }
 
     fn small(&self) -> bool {
-        self.chunk_len <= BATCH_BYTES / 4
+        self.chunk_len <= self.hint.bytes / 4
     }
 
     fn batch_len(&self) -> usize {
-        BATCH_BYTES / self.chunk_len * self.chunk_len
+        self.hint.bytes / self.chunk_len * self.chunk_len
     }
 
     /// Hash `data` as consecutive chunks (the last may be short) on the engine.
@@ -58,15 +63,18 @@ impl ChunkHasher {
     fn hash_chunks(&mut self, data: &[u8], sink: &mut dyn FnMut(&[u8])) {
         let (mut prev, mut cur) = (Vec::new(), Vec::new());
         let mut pieces: Vec<&[u8]> = Vec::new();
-        for group in data.chunks(self.chunk_len * MAX_CHUNKS_PER_CALL) {
-            pieces.clear();
-            pieces.extend(group.chunks(self.chunk_len));
-            cur.resize(pieces.len() * self.cv_len, 0);
-            engine::hash_many_beside(&self.spec, &pieces, self.cv_len, &mut cur, &mut || {
-                sink(&prev)
-            });
-            core::mem::swap(&mut prev, &mut cur);
-        }
+        let per_call = self.chunk_len * self.hint.max_items.max(1);
+        self.engine.with(|engine| {
+            for group in data.chunks(per_call) {
+                pieces.clear();
+                pieces.extend(group.chunks(self.chunk_len));
+                cur.resize(pieces.len() * self.cv_len, 0);
+                engine.hash_many_beside(&self.spec, &pieces, self.cv_len, &mut cur, &mut || {
+                    sink(&prev)
+                });
+                core::mem::swap(&mut prev, &mut cur);
+            }
+        });
         sink(&prev);
     }
 

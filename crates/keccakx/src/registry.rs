@@ -527,7 +527,7 @@ impl Hasher {
         let cust = &params.customization[..];
         let key = || -> Result<&[u8]> {
             params.key.as_deref().ok_or(Error::InvalidParameter(
-                "KMAC needs a key (--key or --key-file)",
+                "KMAC needs a key (--key-hex or --key-file)",
             ))
         };
         let block = || params.block_size.unwrap_or(8192);

@@ -1,13 +1,14 @@
 //! RFC 9861: TurboSHAKE128/256 and KangarooTwelve (KT128, KT256).
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
-use crate::engine::LaneSpec;
+use crate::engine::{BlockJob, Engine, EngineError, EngineRef, LaneSpec, ResidentInput};
 use crate::error::{Error, Result};
-use crate::permutation::{absorb_interleaved_with, Interleaved};
-use crate::permutation::{keccak_p1600_with, state_from_bytes, state_to_bytes, State};
+use crate::permutation::{state_from_bytes, state_to_bytes, State};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// TurboSHAKE's rounds: Keccak-p[1600, 12].
@@ -178,8 +179,8 @@ impl<const R: usize> KtFinalNode<R> {
     /// alone, or S_0 and the whole leaves after it that fill the one group
     /// of the engine's SIMD lanes that is not full (so the leaves after
     /// them fill whole groups; 8 chunks a group on AVX-512).
-    fn first_with_lanes(len: usize) -> usize {
-        let p = crate::engine::current().parallelism();
+    fn first_with_lanes(engine: &dyn Engine, len: usize) -> usize {
+        let p = engine.parallelism();
         let all = len / CHUNK;
         if all < 2 || !p.is_available() {
             return CHUNK;
@@ -195,7 +196,7 @@ impl<const R: usize> KtFinalNode<R> {
     /// their chaining values follow S_0. Before, S_0 ran on one state ahead
     /// of the leaves: half the time at 16 KiB (bench/NOTES.md, "KT's first
     /// chunk in the lanes").
-    fn absorb_first(&mut self, data: &[u8]) {
+    fn absorb_first(&mut self, engine: &dyn Engine, data: &[u8]) {
         let chunks = data.len() / CHUNK;
         if self.first_len != 0 || chunks < 2 {
             self.absorb_first_chunk(data);
@@ -204,7 +205,7 @@ impl<const R: usize> KtFinalNode<R> {
         debug_assert!(data.len() == chunks * CHUNK && self.leaves == 0);
         let whole = CHUNK / R * R;
         let mut states = vec![0u8; chunks * 200];
-        let job = Interleaved {
+        let job = BlockJob {
             data,
             first: 0,
             leaves: chunks,
@@ -214,8 +215,7 @@ impl<const R: usize> KtFinalNode<R> {
             rounds: 1,
             nr: TURBO_ROUNDS,
         };
-        let p = crate::engine::current().parallelism();
-        if chunks > p.states() || !absorb_interleaved_with(p, &mut states, &job) {
+        if chunks > engine.parallelism().states() || !engine.absorb_blocks(&mut states, &job) {
             // The engine changed since `first_with_lanes`: one at a time.
             self.absorb_first_chunk(&data[..CHUNK]);
             let mut cv = [0u8; 64];
@@ -238,7 +238,7 @@ impl<const R: usize> KtFinalNode<R> {
                 state_from_bytes(st)
             })
             .collect();
-        keccak_p1600_with(p, &mut leaf_states, TURBO_ROUNDS);
+        engine.permute_states(&mut leaf_states, TURBO_ROUNDS);
         let n = Self::CV_LEN;
         let mut cvs = vec![0u8; leaf_states.len() * n];
         for (st, cv) in leaf_states.iter().zip(cvs.chunks_exact_mut(n)) {
@@ -313,6 +313,91 @@ impl<const R: usize> KtFinalNode<R> {
         }
     }
 
+    /// The final node of KT over M = `input` (living in an engine's
+    /// memory, a GPU buffer) and customization C, ready to finalize: the
+    /// leaves lying wholly inside M are hashed where M lies, their chaining
+    /// values absorbed group by group as the engine delivers them; S_0 and
+    /// the leaves that reach past M (into C || length_encode(|C|)) are read
+    /// back and hashed here.
+    ///
+    /// # Errors
+    ///
+    /// The engine's error, or one naming the engine when it delivered
+    /// partial or too few or too many chaining values.
+    pub fn from_resident(
+        customization: &[u8],
+        input: &dyn ResidentInput,
+    ) -> core::result::Result<Self, EngineError> {
+        let chunk = CHUNK as u64;
+        let m = input.len();
+        let (lenc, lenc_len) = length_encoded(customization.len() as u64);
+        let suffix = [customization, &lenc[..lenc_len]];
+        let total = m + customization.len() as u64 + lenc_len as u64;
+        let bad = |message: String| EngineError {
+            engine: input.engine(),
+            message,
+        };
+        // Bytes [pos, pos + buf.len()) of S = M || C || length_encode(|C|).
+        let read_s = |pos: u64, buf: &mut [u8]| -> core::result::Result<(), EngineError> {
+            let from_m = (m.saturating_sub(pos) as usize).min(buf.len());
+            if from_m > 0 {
+                input.read(pos, &mut buf[..from_m])?;
+            }
+            let mut at = from_m;
+            if at == buf.len() {
+                return Ok(());
+            }
+            // Past M: the offset into C || length_encode(|C|).
+            let mut skip = (pos + from_m as u64 - m) as usize;
+            for part in suffix {
+                if at == buf.len() {
+                    break;
+                }
+                if skip >= part.len() {
+                    skip -= part.len();
+                    continue;
+                }
+                let take = (part.len() - skip).min(buf.len() - at);
+                buf[at..at + take].copy_from_slice(&part[skip..skip + take]);
+                at += take;
+                skip = 0;
+            }
+            Ok(())
+        };
+        let mut node = Self::new();
+        let mut buf = vec![0u8; CHUNK];
+        let first = total.min(chunk) as usize;
+        read_s(0, &mut buf[..first])?;
+        node.absorb_first_chunk(&buf[..first]);
+        // Leaves j >= 1 lying wholly inside M.
+        let resident = if m >= 2 * chunk { m / chunk - 1 } else { 0 };
+        if resident > 0 {
+            input.hash_leaves(&Self::LEAF_SPEC, chunk, CHUNK, resident, Self::CV_LEN, &mut |cvs| {
+                if node.leaves + (cvs.len() / Self::CV_LEN) as u64 > resident {
+                    return Err(bad(format!("KT: more than the {resident} chaining values asked for")));
+                }
+                node.absorb_chaining_values(cvs)
+                    .map_err(|_| bad("KT: a partial chaining value".into()))
+            })?;
+        }
+        if node.leaves != resident {
+            return Err(bad(format!(
+                "KT: {} chaining values delivered, {resident} expected",
+                node.leaves
+            )));
+        }
+        // The leaves that reach past M.
+        let mut cv = [0u8; 64];
+        for j in resident + 1..=total.saturating_sub(chunk).div_ceil(chunk) {
+            let start = j * chunk;
+            let len = (total - start).min(chunk) as usize;
+            read_s(start, &mut buf[..len])?;
+            Self::LEAF_SPEC.hash_one(&buf[..len], &mut cv[..Self::CV_LEN]);
+            node.push_cvs(&cv[..Self::CV_LEN]);
+        }
+        Ok(node)
+    }
+
     /// Finish the node: the KT output, to read in any amount.
     pub fn finalize_xof(mut self) -> XofReader {
         self.pad_final();
@@ -346,6 +431,7 @@ pub struct Kt<const R: usize> {
     final_node: KtFinalNode<R>,
     leaves: Option<ChunkHasher>,
     customization: Vec<u8>,
+    engine: EngineRef,
 }
 
 /// KT128 (RFC 9861 §3), the original KangarooTwelve.
@@ -355,14 +441,31 @@ pub type Kt256 = Kt<136>;
 
 impl<const R: usize> Kt<R> {
     pub fn new(customization: &[u8]) -> Self {
+        Self::with_engine(customization, EngineRef::Current)
+    }
+
+    /// KT whose leaves run on `engine` (a GPU, a chosen CPU engine); the
+    /// final node stays on this thread.
+    pub fn with_engine(customization: &[u8], engine: EngineRef) -> Self {
         Kt {
             final_node: KtFinalNode::new(),
             leaves: None,
             customization: customization.to_vec(),
+            engine,
         }
     }
 
-    pub fn update(&mut self, mut data: &[u8]) {
+    pub fn update(&mut self, data: &[u8]) {
+        // Bytes that stay in S_0 need no engine (small messages: no look-up).
+        if self.leaves.is_none() && data.len() <= CHUNK - self.final_node.first_chunk_len() {
+            self.final_node.absorb_first_chunk(data);
+            return;
+        }
+        let engine = self.engine.clone();
+        engine.with(|e| self.update_on(e, data))
+    }
+
+    fn update_on(&mut self, engine: &dyn Engine, mut data: &[u8]) {
         // Bytes of S_0 still to absorb once leaves follow them, and the
         // leaves that share SIMD lanes with it (`KtFinalNode::absorb_first`):
         // absorbed by the sink's first call, which runs while other threads
@@ -376,29 +479,30 @@ impl<const R: usize> Kt<R> {
             }
             // More than one chunk: the rest of S goes to the leaves.
             let take = if room == CHUNK {
-                KtFinalNode::<R>::first_with_lanes(data.len())
+                KtFinalNode::<R>::first_with_lanes(engine, data.len())
             } else {
                 room
             };
             (first, data) = data.split_at(take);
-            self.leaves = Some(ChunkHasher::new(
+            self.leaves = Some(ChunkHasher::with_engine(
                 KtFinalNode::<R>::LEAF_SPEC,
                 CHUNK,
                 KtFinalNode::<R>::CV_LEN,
+                self.engine.clone(),
             ));
         }
         let final_node = &mut self.final_node;
         if let Some(leaves) = &mut self.leaves {
             leaves.update(data, &mut |cvs| {
                 if !first.is_empty() {
-                    final_node.absorb_first(core::mem::take(&mut first));
+                    final_node.absorb_first(engine, core::mem::take(&mut first));
                 }
                 final_node.push_cvs(cvs)
             });
         }
         // No engine call (the leaves were only buffered): S_0 now.
         if !first.is_empty() {
-            self.final_node.absorb_first(first);
+            self.final_node.absorb_first(engine, first);
         }
     }
 
@@ -444,5 +548,52 @@ mod tests {
             length_encode(u64::MAX),
             [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x08]
         );
+    }
+
+    fn pattern(n: usize) -> Vec<u8> {
+        // RFC 9861's test pattern: 00 01 .. FA repeated.
+        (0..n).map(|i| (i % 251) as u8).collect()
+    }
+
+    fn resident<const R: usize>(m: &[u8], c: &[u8], out: &mut [u8]) {
+        let input = crate::engine::contract::HostInput::new(m);
+        KtFinalNode::<R>::from_resident(c, &input).unwrap().finalize_into(out)
+    }
+
+    #[test]
+    fn resident_kt_matches_kt_at_leaf_edges() {
+        let c = CHUNK;
+        let sizes = [0, 1, c - 4, c - 1, c, c + 1, 2 * c - 1, 2 * c, 2 * c + 1, 3 * c + 77, 9 * c];
+        let customs: [&[u8]; 4] = [b"", b"C", &[0x5A; 300], &[7u8; 8190]];
+        for &n in &sizes {
+            let m = pattern(n);
+            for cust in customs {
+                for out_len in [32usize, 200] {
+                    let mut want = vec![0u8; out_len];
+                    let mut got = vec![0u8; out_len];
+                    let mut h = Kt128::new(cust);
+                    h.update(&m);
+                    h.finalize_into(&mut want);
+                    resident::<168>(&m, cust, &mut got);
+                    assert_eq!(got, want, "KT128 |M|={n} |C|={}", cust.len());
+                    let mut h = Kt256::new(cust);
+                    h.update(&m);
+                    h.finalize_into(&mut want);
+                    resident::<136>(&m, cust, &mut got);
+                    assert_eq!(got, want, "KT256 |M|={n} |C|={}", cust.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn resident_kt_rejects_what_an_engine_miscounts() {
+        let m = pattern(5 * CHUNK + 3);
+        for (extra, short, what) in [(1, 0, "more than"), (0, 32, "expected"), (0, 5, "partial")] {
+            let input = crate::engine::contract::HostInput { data: &m, extra, short };
+            let e = Kt128FinalNode::from_resident(b"", &input).err().unwrap();
+            assert_eq!(e.engine, "host-test");
+            assert!(e.message.contains(what), "{e}");
+        }
     }
 }

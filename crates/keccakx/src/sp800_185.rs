@@ -4,10 +4,12 @@
 //! the 128-bit functions, 136 for the 256-bit ones); the public types are
 //! thin names over it.
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::chunked::ChunkHasher;
-use crate::engine::LaneSpec;
+use crate::engine::{EngineError, EngineRef, LaneSpec, ResidentInput};
 use crate::error::{Error, Result};
 use crate::sponge::{ByteSponge, XofReader};
 
@@ -457,6 +459,54 @@ impl<const R: usize> ParallelHashOuter<R> {
         self.blocks += (cvs.len() / Self::CV_LEN) as u64;
     }
 
+    /// Absorb the blocks of `input` (living in an engine's memory, a GPU
+    /// buffer), the rest of X: its whole blocks are hashed where it lies,
+    /// their chaining values absorbed group by group as the engine delivers
+    /// them; a short last block is read back and hashed here. Nothing may
+    /// follow it but the finalizers.
+    ///
+    /// # Errors
+    ///
+    /// The engine's error, or one naming the engine when it delivered
+    /// partial or too few or too many chaining values.
+    pub fn absorb_resident(
+        &mut self,
+        input: &dyn ResidentInput,
+    ) -> core::result::Result<(), EngineError> {
+        let b = self.block_size as u64;
+        let len = input.len();
+        let whole = len / b;
+        let bad = |message: String| EngineError {
+            engine: input.engine(),
+            message,
+        };
+        let before = self.blocks;
+        if whole > 0 {
+            input.hash_leaves(&Self::BLOCK_SPEC, 0, self.block_size, whole, Self::CV_LEN, &mut |cvs| {
+                if self.blocks - before + (cvs.len() / Self::CV_LEN) as u64 > whole {
+                    return Err(bad(format!("ParallelHash: more than the {whole} chaining values asked for")));
+                }
+                self.absorb_chaining_values(cvs)
+                    .map_err(|_| bad("ParallelHash: a partial chaining value".into()))
+            })?;
+        }
+        if self.blocks - before != whole {
+            return Err(bad(format!(
+                "ParallelHash: {} chaining values delivered, {whole} expected",
+                self.blocks - before
+            )));
+        }
+        let rest = (len - whole * b) as usize;
+        if rest > 0 {
+            let mut last = alloc::vec![0u8; rest];
+            input.read(whole * b, &mut last)?;
+            let mut z = [0u8; 64];
+            Self::BLOCK_SPEC.hash_one(&last, &mut z[..Self::CV_LEN]);
+            self.push_cvs(&z[..Self::CV_LEN]);
+        }
+        Ok(())
+    }
+
     /// Number of chaining values (blocks, n) absorbed so far.
     pub fn block_count(&self) -> u64 {
         self.blocks
@@ -483,13 +533,19 @@ pub struct ParallelHash<const R: usize> {
 
 impl<const R: usize> ParallelHash<R> {
     pub fn new(block_size: usize, customization: &[u8]) -> Result<Self> {
+        Self::with_engine(block_size, customization, EngineRef::Current)
+    }
+    /// ParallelHash whose blocks run on `engine` (a GPU, a chosen CPU
+    /// engine); the outer cSHAKE stays on this thread.
+    pub fn with_engine(block_size: usize, customization: &[u8], engine: EngineRef) -> Result<Self> {
         let outer = ParallelHashOuter::new(block_size, customization)?;
         Ok(ParallelHash {
             outer,
-            blocks: ChunkHasher::new(
+            blocks: ChunkHasher::with_engine(
                 ParallelHashOuter::<R>::BLOCK_SPEC,
                 block_size,
                 ParallelHashOuter::<R>::CV_LEN,
+                engine,
             ),
         })
     }
@@ -553,5 +609,42 @@ mod tests {
         assert_eq!(bytepad(b"ab", 4), [1, 4, b'a', b'b']);
         assert_eq!(bytepad(b"abc", 4), [1, 4, b'a', b'b', b'c', 0, 0, 0]);
         assert_eq!(encode_string(b""), [1, 0]);
+    }
+
+    #[test]
+    fn resident_parallelhash_matches_parallelhash() {
+        let x: Vec<u8> = (0..5000).map(|i| (i % 251) as u8).collect();
+        for block in [1usize, 7, 8, 168, 1000, 4999, 5000, 8192] {
+            for len in [0usize, 1, 999, 1000, 1001, 5000] {
+                for cust in [&b""[..], b"Parallel Data"] {
+                    let input = crate::engine::contract::HostInput::new(&x[..len]);
+                    let mut h = ParallelHash128::new(block, cust).unwrap();
+                    h.update(&x[..len]);
+                    let mut o = ParallelHash128Outer::new(block, cust).unwrap();
+                    o.absorb_resident(&input).unwrap();
+                    assert_eq!(o.finalize_vec(40), h.finalize_vec(40), "PH128 B={block} len={len}");
+                    let mut h = ParallelHash256::new(block, cust).unwrap();
+                    h.update(&x[..len]);
+                    let mut o = ParallelHash256Outer::new(block, cust).unwrap();
+                    o.absorb_resident(&input).unwrap();
+                    assert_eq!(
+                        o.finalize_xof().read_vec(72),
+                        h.finalize_xof().read_vec(72),
+                        "PH256 XOF B={block} len={len}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn resident_parallelhash_rejects_what_an_engine_miscounts() {
+        let x = [9u8; 70];
+        for (extra, short, what) in [(1, 0, "more than"), (0, 64, "expected"), (0, 1, "partial")] {
+            let input = crate::engine::contract::HostInput { data: &x, extra, short };
+            let mut o = ParallelHash256Outer::new(7, b"").unwrap();
+            let e = o.absorb_resident(&input).err().unwrap();
+            assert!(e.message.contains(what), "{e}");
+        }
     }
 }

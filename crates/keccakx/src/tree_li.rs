@@ -30,9 +30,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::engine::{self, Engine, LaneSpec};
+use crate::engine::{self, BlockJob, Engine, LaneSpec, Strided};
 use crate::error::{Error, Result};
-use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::permutation::{state_from_bytes, state_to_bytes, Parallelism};
 use crate::sponge::{ByteSponge, XofReader};
 
@@ -412,7 +411,7 @@ impl TreeLi {
             } else {
                 rounds * l
             } * block;
-            self.absorb_in_place(engine, p, leaves, &data[at..at + bytes], rounds);
+            self.absorb_in_place(engine, leaves, &data[at..at + bytes], rounds);
             at += bytes;
         }
         self.cur = (cur + n) % l;
@@ -425,7 +424,6 @@ impl TreeLi {
     fn absorb_in_place(
         &mut self,
         engine: &dyn Engine,
-        p: Parallelism,
         leaves: core::ops::Range<usize>,
         data: &[u8],
         rounds: usize,
@@ -443,7 +441,7 @@ impl TreeLi {
                 .expect("tree LI leaves hold whole rate blocks at block boundaries");
             state_to_bytes(lanes, st);
         }
-        let job = |first| Interleaved {
+        let job = |first| BlockJob {
             data,
             first,
             leaves: self.shape.leaves,
@@ -454,7 +452,7 @@ impl TreeLi {
             nr: ROUNDS,
         };
         let run = |first: usize, out: &mut [u8]| {
-            let done = absorb_interleaved_with(p, out, &job(first));
+            let done = engine.absorb_blocks(out, &job(first));
             debug_assert!(done);
         };
         #[cfg(feature = "std")]
@@ -588,6 +586,11 @@ pub fn tree_li_with_engine(
         len
     };
     let hdr = shape.header.len();
+    // An engine that wants bigger calls (a GPU) gets up to the hard bound.
+    let gather = engine
+        .batch_hint()
+        .bytes
+        .clamp(GATHER_BYTES, MAX_GATHER_BYTES);
     let mut cvs = vec![0u8; used * n];
     let mut first = 0;
     let mut gathered = Vec::new();
@@ -600,7 +603,7 @@ pub fn tree_li_with_engine(
         while last < used && {
             let grown = gathered.len() + hdr + leaf_len(last);
             last == first
-                || grown <= GATHER_BYTES
+                || grown <= gather
                 || (last - first < MIN_BATCH_LEAVES && grown <= MAX_GATHER_BYTES)
         } {
             let start = gathered.len();
@@ -623,6 +626,61 @@ pub fn tree_li_with_engine(
         );
         first = last;
     }
+    shape.finish(engine, cvs).read(out);
+    Ok(())
+}
+
+/// Tree LI of a message that lives in an engine's memory (a GPU buffer,
+/// [`engine::ResidentInput`]): every leaf (header || blocks i, i + L, ...)
+/// is gathered and hashed where the message lies ([`Strided`] describes the
+/// gather), the inner levels and the final node run on `engine`. Height 0
+/// (one node over the whole message) reads the message back and hashes it
+/// here: one sponge over it all would run at one GPU thread's speed there.
+///
+/// # Errors
+///
+/// Invalid parameters or the engine's error, as an [`engine::EngineError`]
+/// naming the input's engine.
+pub fn tree_li_resident(
+    engine: &dyn Engine,
+    params: &TreeLiParams,
+    input: &dyn engine::ResidentInput,
+    out: &mut [u8],
+) -> core::result::Result<(), engine::EngineError> {
+    let shape = Shape::new(params).map_err(|e| engine::EngineError {
+        engine: input.engine(),
+        message: alloc::format!("tree LI: {e}"),
+    })?;
+    let len = input.len();
+    if shape.height == 0 {
+        let mut s = shape.start.clone();
+        let mut buf = vec![0u8; (GATHER_BYTES as u64).min(len) as usize];
+        let mut pos = 0u64;
+        while pos < len {
+            let n = ((len - pos) as usize).min(buf.len());
+            input.read(pos, &mut buf[..n])?;
+            s.absorb(&buf[..n]);
+            pos += n as u64;
+        }
+        s.pad_delimited(SUFFIX_SINGLE);
+        s.squeeze(out);
+        return Ok(());
+    }
+    let (b, l, n) = (shape.block as u64, shape.leaves as u64, shape.cv_len);
+    let whole = len / b;
+    let rem = (len % b) as usize;
+    let used = len.div_ceil(b).min(l);
+    let leaves: Vec<Strided> = (0..used)
+        .map(|i| Strided {
+            first: i * b,
+            piece: b as usize,
+            stride: l * b,
+            count: if i < whole { (whole - i).div_ceil(l) } else { 0 },
+            tail: if rem > 0 && whole % l == i { rem } else { 0 },
+        })
+        .collect();
+    let mut cvs = vec![0u8; used as usize * n];
+    input.hash_gathered(&shape.spec(SUFFIX_LEAF), &shape.header, &leaves, n, &mut cvs)?;
     shape.finish(engine, cvs).read(out);
     Ok(())
 }
@@ -664,5 +722,33 @@ mod tests {
         assert_eq!(leaf_count(255, 3), None);
         assert_eq!(leaf_count(1, 16), Some(1));
         assert_eq!(leaf_count(255, 16), None);
+    }
+
+    #[test]
+    fn resident_tree_li_matches_tree_li() {
+        let msg: Vec<u8> = (0..70_000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        for height in 0..=3 {
+            for (rate, block) in [(1024usize, None), (1088, Some(100usize)), (1088, Some(1))] {
+                let p = TreeLiParams {
+                    height,
+                    rate_bits: rate,
+                    capacity_bits: 1600 - rate,
+                    block_size: block,
+                    ..TreeLiParams::default()
+                };
+                for len in [0usize, 1, 127, 128, 129, 8191, 8192, 8193, 70_000] {
+                    let mut want = [0u8; 80];
+                    tree_li(&p, &msg[..len], &mut want).unwrap();
+                    let input = crate::engine::contract::HostInput::new(&msg[..len]);
+                    let mut got = [0u8; 80];
+                    tree_li_resident(engine::current(), &p, &input, &mut got).unwrap();
+                    assert_eq!(got, want, "H={height} r={rate} B={block:?} len={len}");
+                }
+            }
+        }
+        let bad = TreeLiParams { degree: 0, ..TreeLiParams::default() };
+        let input = crate::engine::contract::HostInput::new(&msg);
+        let e = tree_li_resident(engine::current(), &bad, &input, &mut [0u8; 32]).unwrap_err();
+        assert!(e.message.contains("tree LI: "), "{e}");
     }
 }

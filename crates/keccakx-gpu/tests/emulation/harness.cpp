@@ -5,8 +5,9 @@
 // stdout with the keccakx CPU library.
 //
 // stdin (little-endian u64 words unless noted):
-//   mode: 0 batch staged, 1 batch direct, 2 paper batch, 3 permutation
-//   modes 0-2: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
+//   mode: 0 batch staged, 1 batch direct, 2 paper batch, 3 permutation,
+//         4 batch double-buffered (raw words, as with cp.async)
+//   modes 0-2, 4: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
 //              n, rate, suffix, out_len, rounds, uniform, stride, msg_len, data_len,
 //              [n offsets, n lengths unless uniform], data_len data bytes
 //              -> stdout: n * out_len bytes
@@ -30,8 +31,52 @@ static kx_u64 rd() {
     return v;
 }
 
+// Double-buffered staging (STAGED == 2): the copies of block t + 1 are
+// issued (here: done) before any lane absorbs block t, into the other
+// buffer, as in kx_batch.
+template <class L, int R>
+static void run_batch_async(const KxBatchJob& j) {
+    typedef typename L::T T;
+    const kx_u64 extra = kx_extra_blocks(j);
+    const kx_u32 warps = KX_BATCH_THREADS / KX_WARP;
+    std::vector<kx_u64> smem((size_t)warps * kx_warp_async_words(j.rate) / 2 + 1);
+    for (kx_u64 w0 = 0; w0 < j.n; w0 += KX_WARP) {
+        const kx_u32 warp = (kx_u32)((w0 / KX_WARP) % warps);
+        KxWarpInfo& info = *kx_warp_async_info(smem.data(), warp, j.rate);
+        T a[KX_WARP][25];
+        kx_u64 nblk[KX_WARP], wmax = 0;
+        for (kx_u32 lane = 0; lane < KX_WARP; ++lane) {
+            const kx_u64 i = w0 + lane;
+            kx_u64 off, len;
+            kx_locate(j, i, &off, &len);
+            nblk[lane] = i < j.n ? len / j.rate + 1 : 0;
+            if (nblk[lane] > wmax) wmax = nblk[lane];
+            info.off[lane] = off;
+            info.len[lane] = len;
+            info.nblk[lane] = nblk[lane];
+            for (int q = 0; q < 25; ++q) a[lane][q] = L::zero();
+        }
+        // Words the kernel never copies hold garbage: poison both buffers.
+        for (kx_u64 b = 0; b < 2; ++b) {
+            kx_u32* buf = kx_warp_async_buf(smem.data(), warp, j.rate, b);
+            for (kx_u32 k = 0; k < kx_raw_buf_words(j.rate); ++k) buf[k] = 0xDEADBEEFu;
+        }
+        for (kx_u32 lane = 0; lane < KX_WARP; ++lane)
+            kx_stage_raw(lane, 0, j, &info, kx_warp_async_buf(smem.data(), warp, j.rate, 0));
+        for (kx_u64 t = 0; t < wmax + extra; ++t) {
+            if (t + 1 < wmax)
+                for (kx_u32 lane = 0; lane < KX_WARP; ++lane)
+                    kx_stage_raw(lane, t + 1, j, &info, kx_warp_async_buf(smem.data(), warp, j.rate, t + 1));
+            for (kx_u32 lane = 0; lane < KX_WARP; ++lane)
+                kx_thread_step_raw<L, R>(a[lane], j, w0 + lane, nblk[lane], extra, t, lane, &info,
+                                         kx_warp_async_buf(smem.data(), warp, j.rate, t));
+        }
+    }
+}
+
 template <class L, int R, int STAGED>
 static void run_batch(const KxBatchJob& j) {
+    if (STAGED == 2) return run_batch_async<L, R>(j);
     typedef typename L::T T;
     const kx_u64 extra = kx_extra_blocks(j);
     // The block's dynamic shared memory, laid out by the kernel's own
@@ -89,7 +134,11 @@ static void run_paper(const KxBatchJob& j) {
 
 template <class L>
 static void dispatch_batch(int staged, int rounds, const KxBatchJob& j) {
-    if (staged) {
+    if (staged == 2) {
+        if (rounds == 24) run_batch<L, 24, 2>(j);
+        else if (rounds == 12) run_batch<L, 12, 2>(j);
+        else run_batch<L, 0, 2>(j);
+    } else if (staged) {
         if (rounds == 24) run_batch<L, 24, 1>(j);
         else if (rounds == 12) run_batch<L, 12, 1>(j);
         else run_batch<L, 0, 1>(j);
@@ -158,8 +207,11 @@ int main() {
     j.data = (kx_u64)data;
     j.out = (kx_u64)out.data();
     if (mode == 2) run_paper(j);
-    else if (lane_type == 0) dispatch_batch<KxSplit>(mode == 0, rounds_t, j);
-    else dispatch_batch<KxU64>(mode == 0, rounds_t, j);
+    else {
+        const int staged = mode == 0 ? 1 : mode == 4 ? 2 : 0;
+        if (lane_type == 0) dispatch_batch<KxSplit>(staged, rounds_t, j);
+        else dispatch_batch<KxU64>(staged, rounds_t, j);
+    }
     fwrite(out.data(), 1, out.size(), stdout);
     free(data);
     return 0;

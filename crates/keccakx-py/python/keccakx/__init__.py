@@ -10,7 +10,8 @@ mode LI and raw Keccak[r, c]; extendable-output objects add ``digest(n)``,
 Any object with the buffer protocol is hashed in place (bytes, bytearray,
 memoryview, NumPy arrays, mmap), and the GIL is released while hashing inputs
 of 4 KiB or more, so threads hash in parallel. ``hash_many`` hashes many
-messages in one call on all cores and returns a 2-D NumPy array.
+messages in one call on all cores and returns a 2-D NumPy array (a list of
+``bytes`` when NumPy is not installed).
 
     >>> import keccakx
     >>> keccakx.sha3_256(b"abc").hexdigest()[:16]
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 
 
 from . import _keccakx
@@ -130,17 +132,24 @@ def backends() -> list:
     return ["cpu", "gpu"] if ok else ["cpu"]
 
 
-def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
+def file_digest(fileobj, name, /, *, progress=None, _bufsize: int = 1 << 20, **params):
     """Hash a file like :func:`hashlib.file_digest`; returns the hash object.
 
     ``fileobj`` is a path (str, bytes, os.PathLike) or a binary file object
     (``open(path, "rb")``, ``io.BytesIO``, a socket file ...). ``name`` is an
     algorithm name (as for :func:`new`, with ``**params``) or a callable
     returning a fresh hash object (``keccakx.sha3_256``).
+
+    ``progress``, if given, is called as ``progress(done, total)`` after
+    every piece read: ``done`` bytes hashed so far, ``total`` the file's
+    size when it is known (a regular file), else None. An exception it
+    raises stops the hashing and propagates.
     """
+    if progress is not None and not callable(progress):
+        raise TypeError("file_digest(): progress must be a callable progress(done, total) or None")
     if isinstance(fileobj, (str, bytes, os.PathLike)):
         with open(fileobj, "rb") as f:
-            return file_digest(f, name, _bufsize=_bufsize, **params)
+            return file_digest(f, name, progress=progress, _bufsize=_bufsize, **params)
     if isinstance(name, str):
         h = new(name, **params)
     elif callable(name):
@@ -151,7 +160,10 @@ def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
         raise TypeError(f"file_digest(): name must be a str or a callable, not {type(name).__name__!r}")
     if hasattr(fileobj, "getbuffer"):
         # io.BytesIO: hash its buffer in place.
-        h.update(fileobj.getbuffer())
+        buf = fileobj.getbuffer()
+        h.update(buf)
+        if progress is not None:
+            progress(len(buf), len(buf))
         return h
     if isinstance(fileobj, io.TextIOBase) or not (
         hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()
@@ -160,8 +172,17 @@ def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
             f"file_digest(): {fileobj!r} is not a file object in binary read mode "
             "(open it with 'rb', or pass a path)"
         )
+    total = None
+    if progress is not None:
+        try:
+            st = os.fstat(fileobj.fileno())
+            if stat.S_ISREG(st.st_mode):
+                total = max(st.st_size - fileobj.tell(), 0)
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            pass
     buf = bytearray(_bufsize)
     view = memoryview(buf)
+    done = 0
     while True:
         n = fileobj.readinto(buf)
         if n is None:
@@ -169,6 +190,9 @@ def file_digest(fileobj, name, /, *, _bufsize: int = 1 << 20, **params):
         if not n:
             break
         h.update(view[:n])
+        done += n
+        if progress is not None:
+            progress(done, total)
     return h
 
 
@@ -259,16 +283,18 @@ def _gpu_unavailable(what):
 
 
 def _numpy():
+    """NumPy if it is installed, else None."""
     try:
         import numpy
-    except ImportError as e:  # pragma: no cover - numpy is in the test env
-        raise ImportError("keccakx.hash_many returns a NumPy array: pip install numpy") from e
+    except ImportError:
+        return None
     return numpy
 
 
-def hash_many(messages, name, digest_size=None, **params):
+def hash_many(messages, name, digest_size=None, *, progress=None, **params):
     """Hash many messages with one function; returns an ``(n, digest_size)``
-    ``numpy.uint8`` array, row i the digest of message i.
+    ``numpy.uint8`` array, row i the digest of message i (without NumPy
+    installed: a list of ``n`` ``bytes`` objects).
 
     ``messages`` is a sequence of bytes-like objects (any lengths), or a 2-D
     uint8/int8 NumPy array (or a CPU tensor with DLPack) with one message per
@@ -276,7 +302,11 @@ def hash_many(messages, name, digest_size=None, **params):
     is the output length (default: the function's; for XOFs the number of
     bytes to squeeze). For TupleHash each message is a one-element tuple.
 
-    Runs with the GIL released on all cores (limit with ``set_threads(n)``).
+    Runs with the GIL released on all cores (limit with ``set_threads(n)``),
+    in pieces of about 32 MiB; ``progress``, if given, is called between
+    pieces as ``progress(done_bytes, total_bytes)`` (input bytes). An
+    exception it raises, or Ctrl-C, stops the batch and propagates. Sizes
+    that cannot fit in memory raise MemoryError.
 
     A 2-D uint8 array in GPU memory (CuPy, a PyTorch CUDA tensor, anything
     with ``__cuda_array_interface__``, or DLPack on a CUDA device read via
@@ -286,6 +316,8 @@ def hash_many(messages, name, digest_size=None, **params):
     (see ``backend_info()``) that raises RuntimeError: device data is never
     copied to the host behind your back.
     """
+    if progress is not None and not callable(progress):
+        raise TypeError("hash_many: progress must be a callable progress(done_bytes, total_bytes) or None")
     cai = _cuda_interface(messages)
     kind = _dlpack_device_kind(messages)
     if cai is not None or kind is not None:
@@ -304,9 +336,11 @@ def hash_many(messages, name, digest_size=None, **params):
         return _hash_many_cuda(messages, cai, name, digest_size, params)
     np = _numpy()
     arr = None
-    if isinstance(messages, np.ndarray):
+    if np is not None and isinstance(messages, np.ndarray):
         arr = messages
     elif hasattr(messages, "__dlpack_device__") and not isinstance(messages, (list, tuple)):
+        if np is None:
+            raise ImportError("keccakx.hash_many reads DLPack tensors through NumPy: pip install numpy")
         arr = np.from_dlpack(messages)
     if arr is not None and arr.dtype != object:
         if arr.ndim != 2:
@@ -320,10 +354,10 @@ def hash_many(messages, name, digest_size=None, **params):
             )
         arr = np.ascontiguousarray(arr)
         rows, cols = arr.shape
-        out, n, length = _keccakx._hash_many_rows(arr, rows, cols, name, digest_size, **params)
+        out, n, length = _keccakx._hash_many_rows(arr, rows, cols, name, digest_size, progress, **params)
+    elif np is None:
+        out, n, length = _keccakx._hash_many_list(messages, name, digest_size, progress, True, **params)
+        return out
     else:
-        out, n, length = _keccakx._hash_many_list(messages, name, digest_size, **params)
+        out, n, length = _keccakx._hash_many_list(messages, name, digest_size, progress, False, **params)
     return np.frombuffer(out, dtype=np.uint8).reshape(n, length)
-
-
-

@@ -107,6 +107,7 @@ def file_digest(
     name: Union[str, Callable[[], Union[Hash, XOF]]],
     /,
     *,
+    progress: Optional[Callable[[int, Optional[int]], Any]] = None,
     _bufsize: int = ...,
     **params: Any,
 ) -> Union[Hash, XOF]: ...
@@ -114,8 +115,10 @@ def hash_many(
     messages: Union[Sequence[Buffer], Iterable[Buffer], npt.NDArray[np.uint8], npt.NDArray[np.int8]],
     name: str,
     digest_size: Optional[int] = None,
+    *,
+    progress: Optional[Callable[[int, int], Any]] = None,
     **params: Any,
-) -> npt.NDArray[np.uint8]: ...
+) -> Union[npt.NDArray[np.uint8], List[bytes]]: ...
 def backends() -> List[str]: ...
 def backend_info() -> Dict[str, Any]: ...
 def engine() -> str: ...

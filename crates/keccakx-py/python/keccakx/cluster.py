@@ -377,9 +377,31 @@ class Parser:
         return Entry(name, bytes.fromhex(h.decode("ascii")), info)
 
 
+def _is_control(c: int) -> bool:
+    return c < 0x20 or c == 0x7F
+
+
 def check_name(name: bytes) -> bytes:
-    """The name as --check prints it: escaped only when it holds a newline."""
-    return b"\\" + escape(name) if b"\n" in name else name
+    """The name as --check prints it (as keccakx sum does): as it is, unless
+    it holds a control character; then a leading backslash and ``\\\\``,
+    ``\\n``, ``\\r``, ``\\t``, ``\\xHH`` for the others."""
+    if not any(_is_control(c) for c in name):
+        return name
+    out = bytearray(b"\\")
+    for c in name:
+        if c == 0x5C:
+            out += b"\\\\"
+        elif c == 0x0A:
+            out += b"\\n"
+        elif c == 0x0D:
+            out += b"\\r"
+        elif c == 0x09:
+            out += b"\\t"
+        elif _is_control(c):
+            out += b"\\x%02x" % c
+        else:
+            out.append(c)
+    return bytes(out)
 
 
 def plural(n: int, one: str, many: str) -> str:
@@ -595,6 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
     k = s.add_mutually_exclusive_group()
     k.add_argument("--key-hex", type=_hex, metavar="HEX", help="KMAC key in hexadecimal")
     k.add_argument("--key-file", metavar="FILE", help="KMAC key: the raw bytes of FILE")
+    s.add_argument("--allow-empty-key", action="store_true", help="accept an empty KMAC key (a keyless hash), refused otherwise")
     s.add_argument("--block-size", type=int, metavar="BYTES", help="block size B (ParallelHash, default 8192; tree-LI leaf block)")
     s.add_argument("--domain", type=_byte, metavar="BYTE", help="TurboSHAKE domain byte 0x01..0x7F")
     for opt, what in (("--rate", "rate r in bits"), ("--capacity", "capacity c in bits"), ("--width", "width b in bits"), ("--rounds", "rounds nr")):
@@ -630,13 +653,18 @@ def params_from(a) -> dict:
         p["custom"] = _os_bytes(a.customization)
     if a.function_name is not None:
         p["function_name"] = _os_bytes(a.function_name)
+    empty = "KMAC with an empty key is a keyless hash (give --allow-empty-key if that is what you want)"
     if a.key_hex is not None:
+        if not a.key_hex and not a.allow_empty_key:
+            raise ValueError(f"--key-hex: the key is empty; {empty}")
         p["key"] = a.key_hex
     elif a.key_file is not None:
         with open(a.key_file, "rb") as f:
             key = f.read(MAX_KEY_FILE + 1)
         if len(key) > MAX_KEY_FILE:
             raise ValueError(f"--key-file {quote(_os_bytes(a.key_file))}: larger than {MAX_KEY_FILE} bytes")
+        if not key and not a.allow_empty_key:
+            raise ValueError(f"--key-file {quote(_os_bytes(a.key_file))}: the file is empty; {empty}")
         p["key"] = key
     for name in ("block_size", "domain", "rate", "capacity", "width", "rounds", "suffix", "degree", "height"):
         v = getattr(a, name)
@@ -795,10 +823,23 @@ class _client:
         return False
 
 
+# Modules of the `dask` extra (pyproject.toml), imported only when needed.
+_EXTRA_MODULES = {"dask", "distributed", "fsspec", "s3fs"}
+
+
 def main(argv=None) -> int:
     a = build_parser().parse_args(argv)
     if a.command == "sum":
-        return sum_main(a)
+        try:
+            return sum_main(a)
+        except ModuleNotFoundError as e:
+            # Dask and fsspec are the optional extra; without them say so,
+            # not a traceback.
+            if (e.name or "").split(".")[0] not in _EXTRA_MODULES:
+                raise
+            print(f"keccakx-cluster: {e.name} is not installed: "
+                  "pip install 'keccakx[dask]'", file=sys.stderr)
+            return 2
     return 2  # pragma: no cover - argparse requires a command
 
 

@@ -7,6 +7,9 @@
 //! engine forced below AVX-512 also keeps the single-state permutation (SHA-3
 //! and the other sequential functions) off AVX-512.
 
+pub(crate) mod contract;
+#[cfg(feature = "std")]
+mod fallback;
 #[cfg(feature = "std")]
 mod helpers;
 mod scalar;
@@ -14,6 +17,9 @@ mod simd;
 #[cfg(feature = "std")]
 mod threads;
 
+pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput, Strided};
+#[cfg(feature = "std")]
+pub use fallback::Fallback;
 pub use scalar::Scalar;
 pub use simd::Simd;
 #[cfg(feature = "std")]
@@ -76,7 +82,16 @@ impl LaneSpec {
     }
 }
 
-/// An implementation of many independent sponges.
+/// An implementation of many independent sponges: the one contract every
+/// engine (CPU lanes, threads, a GPU) fulfils and every mode runs on.
+///
+/// A CPU engine implements [`hash_many`](Engine::hash_many) and, if it has
+/// SIMD lanes, [`parallelism`](Engine::parallelism); everything else has
+/// defaults. An accelerator that can fail implements
+/// [`try_hash_many_beside`](Engine::try_hash_many_beside) (and
+/// `hash_many` through [`Fallback`]), gives a larger
+/// [`batch_hint`](Engine::batch_hint), and keeps `parallelism` at `X1`
+/// (the modes then take their one-state paths for the serial parts).
 pub trait Engine: Send + Sync {
     /// Short name used by `--engine` and `KECCAKX_ENGINE`.
     fn name(&self) -> &'static str;
@@ -87,17 +102,148 @@ pub trait Engine: Send + Sync {
     /// Hash each `inputs[i]` into `out[i*out_len..(i+1)*out_len]`.
     /// `out.len()` must equal `inputs.len() * out_len`.
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]);
+    /// [`hash_many`](Engine::hash_many), running `side()` once on the
+    /// calling thread while the engine already works on the inputs (the
+    /// modes' serial work: KT's first chunk, the previous call's chaining
+    /// values). Default: `side()` first.
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        side();
+        self.hash_many(spec, inputs, out_len, out)
+    }
+    /// The fallible form, for engines that can fail (a GPU): `Err` leaves
+    /// `out` unspecified. Default: [`hash_many`](Engine::hash_many), never
+    /// failing.
+    fn try_hash_many(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> core::result::Result<(), EngineError> {
+        self.try_hash_many_beside(spec, inputs, out_len, out, &mut || {})
+    }
+    /// [`try_hash_many`](Engine::try_hash_many) with `side()` as in
+    /// [`hash_many_beside`](Engine::hash_many_beside); `side()` runs exactly
+    /// once, also when the call fails.
+    fn try_hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> core::result::Result<(), EngineError> {
+        self.hash_many_beside(spec, inputs, out_len, out, side);
+        Ok(())
+    }
+    /// How much work one call should carry (modes gather this much before
+    /// a call when their input arrives in small pieces).
+    fn batch_hint(&self) -> BatchHint {
+        BatchHint::CPU
+    }
     /// The multi-state permutation behind it, for modes that keep states
     /// of their own between calls (tree LI's leaves); `X1` for one state
     /// at a time.
     fn parallelism(&self) -> crate::permutation::Parallelism {
         crate::permutation::Parallelism::X1
     }
+    /// Whole blocks into states the mode keeps (tree LI's leaves, KT's
+    /// first chunk beside its first leaves), side by side: see [`BlockJob`].
+    /// `states` holds 200 little-endian bytes per state. Returns false, with
+    /// nothing done, when the engine has no lanes for it (the mode then
+    /// takes its one-state path). Panics if the job does not fit the states.
+    fn absorb_blocks(&self, states: &mut [u8], job: &BlockJob<'_>) -> bool {
+        job.run(self.parallelism(), states)
+    }
+    /// Keccak-p[1600, rounds] on every state, side by side where the
+    /// engine has lanes.
+    fn permute_states(&self, states: &mut [crate::permutation::State], rounds: usize) {
+        let p = self.parallelism();
+        let p = if p.is_available() {
+            p
+        } else {
+            crate::permutation::Parallelism::X1
+        };
+        crate::permutation::keccak_p1600_with(p, states, rounds)
+    }
     /// Threads it spreads work over: 1 for a per-core kernel.
     fn threads(&self) -> usize {
         1
     }
 }
+
+/// A borrowed engine is an engine (every method forwarded).
+/// An engine behind a reference or a smart pointer is the same engine.
+macro_rules! forward_engine {
+    ($($ptr:ty),*) => {$(
+impl<E: Engine + ?Sized> Engine for $ptr {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn is_available(&self) -> bool {
+        (**self).is_available()
+    }
+    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+        (**self).hash_many(spec, inputs, out_len, out)
+    }
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        (**self).hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    fn try_hash_many(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> core::result::Result<(), EngineError> {
+        (**self).try_hash_many(spec, inputs, out_len, out)
+    }
+    fn try_hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> core::result::Result<(), EngineError> {
+        (**self).try_hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    fn batch_hint(&self) -> BatchHint {
+        (**self).batch_hint()
+    }
+    fn parallelism(&self) -> crate::permutation::Parallelism {
+        (**self).parallelism()
+    }
+    fn absorb_blocks(&self, states: &mut [u8], job: &BlockJob<'_>) -> bool {
+        (**self).absorb_blocks(states, job)
+    }
+    fn permute_states(&self, states: &mut [crate::permutation::State], rounds: usize) {
+        (**self).permute_states(states, rounds)
+    }
+    fn threads(&self) -> usize {
+        (**self).threads()
+    }
+}
+    )*};
+}
+
+forward_engine!(&E);
+#[cfg(feature = "std")]
+forward_engine!(alloc::boxed::Box<E>, alloc::sync::Arc<E>);
 
 static SCALAR: Scalar = Scalar;
 #[cfg(target_arch = "x86_64")]
@@ -212,24 +358,3 @@ pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u
     }
 }
 
-/// [`hash_many`], running `side()` once on the calling thread while other
-/// threads (if any) already hash the inputs: the modes put their serial
-/// work there (KT's first chunk, absorbing the previous call's chaining
-/// values), so it no longer adds to the parallel part's time.
-pub(crate) fn hash_many_beside(
-    spec: &LaneSpec,
-    inputs: &[&[u8]],
-    out_len: usize,
-    out: &mut [u8],
-    side: &mut dyn FnMut(),
-) {
-    #[cfg(feature = "std")]
-    {
-        Threads::new(current()).hash_many_beside(spec, inputs, out_len, out, side)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        side();
-        hash_many(spec, inputs, out_len, out)
-    }
-}

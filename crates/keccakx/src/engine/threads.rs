@@ -223,7 +223,7 @@ impl Threads {
 
     /// [`Engine::hash_many`], running `side()` on the calling thread while
     /// other threads start on the inputs (see `helpers::run_pieces`).
-    pub(crate) fn hash_many_beside(
+    fn split_beside(
         &self,
         spec: &LaneSpec,
         inputs: &[&[u8]],
@@ -278,7 +278,18 @@ impl Engine for Threads {
     }
 
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-        self.hash_many_beside(spec, inputs, out_len, out, &mut || {})
+        self.split_beside(spec, inputs, out_len, out, &mut || {})
+    }
+
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        self.split_beside(spec, inputs, out_len, out, side)
     }
 
     fn parallelism(&self) -> crate::permutation::Parallelism {

@@ -1,0 +1,93 @@
+//! From the `sum` command line to the library's [`Params`]: the key (from
+//! hex or a file), the strings, the numbers. Validation that needs the
+//! algorithm happens in `algo::Algo::new`.
+
+use std::ffi::OsString;
+use std::io::Read;
+
+use keccakx::registry::Params;
+
+use crate::cli::SumArgs;
+use crate::escape::{os_bytes, quote_os};
+use crate::input::cause;
+
+/// Largest key file read by --key-file.
+const MAX_KEY_FILE: u64 = 1 << 20;
+
+fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
+    s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
+}
+
+/// Why the parameters were refused: the exit status and the message.
+pub type Refusal = (i32, String);
+
+/// The library parameters from the command line.
+pub fn params_from(a: &SumArgs) -> Result<Params, Refusal> {
+    let key = match (&a.key_hex, &a.key_file) {
+        (Some(k), _) if k.0.is_empty() && !a.allow_empty_key => {
+            return Err((
+                2,
+                "--key-hex: the key is empty; KMAC with an empty key is a keyless hash \
+                 (give --allow-empty-key if that is what you want)"
+                    .into(),
+            ));
+        }
+        (Some(k), _) => Some(k.0.clone()),
+        (None, Some(path)) => {
+            let read = std::fs::File::open(path).and_then(|f| {
+                let mut v = Vec::new();
+                f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
+            });
+            match read {
+                Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
+                    return Err((
+                        2,
+                        format!(
+                            "--key-file {}: larger than {MAX_KEY_FILE} bytes",
+                            quote_os(path.as_os_str())
+                        ),
+                    ));
+                }
+                Ok(v) if v.is_empty() && !a.allow_empty_key => {
+                    return Err((
+                        2,
+                        format!(
+                        "--key-file {}: the file is empty; KMAC with an empty key is a keyless \
+                         hash (give --allow-empty-key if that is what you want)",
+                        quote_os(path.as_os_str())
+                    ),
+                    ));
+                }
+                Ok(v) => Some(v),
+                Err(e) => {
+                    return Err((
+                        1,
+                        format!("--key-file {}: {}", quote_os(path.as_os_str()), cause(&e)),
+                    ));
+                }
+            }
+        }
+        (None, None) => None,
+    };
+    let prefix = match (&a.prefix, &a.prefix_hex) {
+        (Some(s), _) => Some(os_bytes(s).to_vec()),
+        (None, Some(h)) => Some(h.0.clone()),
+        (None, None) => None,
+    };
+    Ok(Params {
+        length: a.length,
+        customization: os_to_bytes(&a.customization),
+        function_name: os_to_bytes(&a.function_name),
+        key,
+        block_size: a.block_size,
+        domain: a.domain,
+        width: a.width,
+        rate: a.rate,
+        capacity: a.capacity,
+        rounds: a.rounds,
+        suffix: a.suffix,
+        degree: a.degree,
+        height: a.height,
+        prefix,
+    })
+}

@@ -1,0 +1,258 @@
+//! Where a host-fed batch runs: GPU, CPU, or split between them.
+//!
+//! One GPU thread hashes one message, so a long message runs at one
+//! thread's speed (tens of MB/s) while a CPU core does hundreds; and a small
+//! batch costs the fixed price of a pipeline call (packing, launch, copies,
+//! synchronisation) before any hashing. The model prices both:
+//!
+//! - GPU: `call_s + bytes / h2d + max(blocks / gpu_blocks_per_s,
+//!   longest / thread_blocks_per_s)`;
+//! - CPU: `blocks / (cpu_blocks_per_s_per_core × cores)`,
+//!
+//! with blocks counted as Keccak-f[1600] calls (a message of `len` bytes at
+//! rate r takes len/r + 1 absorbing blocks plus its extra squeeze blocks;
+//! 12-round blocks count half). [`CostModel::route`] sends a message to the
+//! CPU when it alone would keep one GPU thread busy for longer than the GPU
+//! needs for all the rest, and the whole batch when the CPU is cheaper.
+//!
+//! The constants are placeholders from public figures (../shared/GPU.md)
+//! until a GPU run measures them: `keccakx-gpu-bench` writes the measured
+//! set into its JSON (`cost_model`) and prints it as a `KECCAKX_GPU_COST`
+//! value, which [`CostModel::from_env`] reads.
+
+use keccakx::engine::LaneSpec;
+
+/// The constants of the model (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CostModel {
+    /// Fixed cost of one host-fed GPU call, seconds.
+    pub call_s: f64,
+    /// Host-to-device copy bandwidth, bytes/s.
+    pub h2d_bytes_per_s: f64,
+    /// 24-round blocks per second with the whole GPU busy.
+    pub gpu_blocks_per_s: f64,
+    /// 24-round blocks per second of one GPU thread (one message).
+    pub thread_blocks_per_s: f64,
+    /// 24-round blocks per second of one CPU core (the CPU engine).
+    pub cpu_blocks_per_s_per_core: f64,
+}
+
+impl Default for CostModel {
+    /// Not measured yet: an H100's ALU bound at 3/4 (2.9 G/s), PCIe 4 x16
+    /// copies (25 GB/s), 25 MB/s per GPU thread at SHA3-256's rate
+    /// (≈184 k blocks/s), 3 M blocks/s per CPU core (AVX-512 lanes), 100 µs
+    /// per call.
+    fn default() -> Self {
+        CostModel {
+            call_s: 100e-6,
+            h2d_bytes_per_s: 25e9,
+            gpu_blocks_per_s: 2.9e9,
+            thread_blocks_per_s: 184e3,
+            cpu_blocks_per_s_per_core: 3e6,
+        }
+    }
+}
+
+/// The model's plan for one batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Everything on the GPU.
+    Gpu,
+    /// Everything on the CPU (small batch, or the CPU is faster).
+    Cpu,
+    /// These messages (indices, increasing) on the CPU, the rest on the GPU,
+    /// at the same time.
+    Split(Vec<usize>),
+}
+
+impl CostModel {
+    /// The model from `KECCAKX_GPU_COST` (`call_us=..,h2d_gbps=..,
+    /// gpu_gblocks=..,thread_kblocks=..,cpu_mblocks_per_core=..`, any
+    /// subset) over the defaults; unknown or malformed fields are ignored.
+    pub fn from_env() -> CostModel {
+        let mut m = CostModel::default();
+        if let Ok(v) = std::env::var("KECCAKX_GPU_COST") {
+            m.apply(&v);
+        }
+        m
+    }
+
+    /// Apply `key=value` pairs (see [`CostModel::from_env`]).
+    pub fn apply(&mut self, spec: &str) {
+        for kv in spec.split(',') {
+            let Some((k, v)) = kv.split_once('=') else {
+                continue;
+            };
+            let Ok(x) = v.trim().parse::<f64>() else {
+                continue;
+            };
+            if !(x.is_finite() && x > 0.0) {
+                continue;
+            }
+            match k.trim() {
+                "call_us" => self.call_s = x * 1e-6,
+                "h2d_gbps" => self.h2d_bytes_per_s = x * 1e9,
+                "gpu_gblocks" => self.gpu_blocks_per_s = x * 1e9,
+                "thread_kblocks" => self.thread_blocks_per_s = x * 1e3,
+                "cpu_mblocks_per_core" => self.cpu_blocks_per_s_per_core = x * 1e6,
+                _ => {}
+            }
+        }
+    }
+
+    /// The `KECCAKX_GPU_COST` value that gives this model.
+    pub fn to_env(&self) -> String {
+        format!(
+            "call_us={:.1},h2d_gbps={:.2},gpu_gblocks={:.3},thread_kblocks={:.1},cpu_mblocks_per_core={:.3}",
+            self.call_s * 1e6,
+            self.h2d_bytes_per_s / 1e9,
+            self.gpu_blocks_per_s / 1e9,
+            self.thread_blocks_per_s / 1e3,
+            self.cpu_blocks_per_s_per_core / 1e6
+        )
+    }
+
+    /// Keccak-f calls one message costs, in 24-round units.
+    pub fn blocks(spec: &LaneSpec, len: usize, out_len: usize) -> f64 {
+        let r = spec.rate_bytes.max(1);
+        let calls = len / r + 1 + out_len.saturating_sub(1) / r;
+        calls as f64 * spec.rounds as f64 / 24.0
+    }
+
+    /// Estimated seconds on the GPU for `bytes` of messages costing
+    /// `blocks`, the longest `longest` blocks.
+    pub fn gpu_seconds(&self, bytes: usize, blocks: f64, longest: f64) -> f64 {
+        self.call_s
+            + bytes as f64 / self.h2d_bytes_per_s
+            + (blocks / self.gpu_blocks_per_s).max(longest / self.thread_blocks_per_s)
+    }
+
+    /// Estimated seconds on `cores` CPU cores for `blocks`.
+    pub fn cpu_seconds(&self, blocks: f64, cores: usize) -> f64 {
+        blocks / (self.cpu_blocks_per_s_per_core * cores.max(1) as f64)
+    }
+
+    /// Where to hash `inputs` (see the module doc), with `cores` CPU cores.
+    pub fn route(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, cores: usize) -> Route {
+        if inputs.is_empty() {
+            return Route::Cpu;
+        }
+        let cost: Vec<f64> = inputs
+            .iter()
+            .map(|m| Self::blocks(spec, m.len(), out_len))
+            .collect();
+        let bytes: usize = inputs.iter().map(|m| m.len()).sum();
+        let blocks: f64 = cost.iter().sum();
+        // A message longer than the GPU's time for the whole batch (at full
+        // occupancy, plus the call) would make the batch wait for one thread.
+        let budget = self.call_s + bytes as f64 / self.h2d_bytes_per_s + blocks / self.gpu_blocks_per_s;
+        let cut = budget * self.thread_blocks_per_s;
+        let long: Vec<usize> = (0..inputs.len()).filter(|&i| cost[i] > cut).collect();
+        let (gpu_bytes, gpu_blocks, gpu_longest, cpu_blocks) = if long.is_empty() {
+            let longest = cost.iter().cloned().fold(0.0, f64::max);
+            (bytes, blocks, longest, 0.0)
+        } else {
+            let mut is_long = vec![false; inputs.len()];
+            long.iter().for_each(|&i| is_long[i] = true);
+            let (mut gb, mut gk, mut gl, mut ck) = (0usize, 0.0, 0.0f64, 0.0);
+            for (i, m) in inputs.iter().enumerate() {
+                if is_long[i] {
+                    ck += cost[i];
+                } else {
+                    gb += m.len();
+                    gk += cost[i];
+                    gl = gl.max(cost[i]);
+                }
+            }
+            (gb, gk, gl, ck)
+        };
+        let all_cpu = self.cpu_seconds(blocks, cores);
+        let split = if long.len() == inputs.len() {
+            f64::INFINITY
+        } else {
+            self.gpu_seconds(gpu_bytes, gpu_blocks, gpu_longest)
+                .max(self.cpu_seconds(cpu_blocks, cores))
+        };
+        if all_cpu <= split {
+            Route::Cpu
+        } else if long.is_empty() {
+            Route::Gpu
+        } else {
+            Route::Split(long)
+        }
+    }
+
+    /// Whether a batch of `count` messages of about `bytes` in all (at
+    /// `spec`'s rate) is worth the GPU rather than `cores` CPU cores: the
+    /// CLI's `--backend auto` before it has read the files.
+    pub fn prefers_gpu(&self, spec: &LaneSpec, count: usize, bytes: u64, out_len: usize, cores: usize) -> bool {
+        if count == 0 {
+            return false;
+        }
+        let avg = (bytes / count as u64) as usize;
+        let per = Self::blocks(spec, avg, out_len);
+        let blocks = per * count as f64;
+        self.gpu_seconds(bytes as usize, blocks, per) < self.cpu_seconds(blocks, cores)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sha3() -> LaneSpec {
+        LaneSpec::new(136, 24, 0x06).unwrap()
+    }
+
+    #[test]
+    fn small_batches_stay_on_the_cpu_and_big_ones_go_to_the_gpu() {
+        let m = CostModel::default();
+        let msg = [0u8; 64];
+        let few: Vec<&[u8]> = vec![&msg; 10];
+        assert_eq!(m.route(&sha3(), &few, 32, 16), Route::Cpu);
+        let many: Vec<&[u8]> = vec![&msg; 1 << 20];
+        assert_eq!(m.route(&sha3(), &many, 32, 16), Route::Gpu);
+        assert!(m.prefers_gpu(&sha3(), 1 << 20, 64 << 20, 32, 16));
+        assert!(!m.prefers_gpu(&sha3(), 10, 640, 32, 16));
+        assert!(!m.prefers_gpu(&sha3(), 0, 0, 32, 16));
+    }
+
+    #[test]
+    fn a_long_message_among_short_ones_goes_to_the_cpu() {
+        let m = CostModel::default();
+        let short = [0u8; 64];
+        let long = vec![0u8; 64 << 20];
+        let mut v: Vec<&[u8]> = vec![&short; 1 << 20];
+        v[12345] = &long;
+        assert_eq!(m.route(&sha3(), &v, 32, 16), Route::Split(vec![12345]));
+        // A few long messages alone: the CPU.
+        let only: Vec<&[u8]> = vec![&long; 4];
+        assert_eq!(m.route(&sha3(), &only, 32, 16), Route::Cpu);
+    }
+
+    #[test]
+    fn block_counts_follow_rate_rounds_and_output() {
+        let s = sha3();
+        assert_eq!(CostModel::blocks(&s, 0, 32), 1.0);
+        assert_eq!(CostModel::blocks(&s, 136, 32), 2.0);
+        assert_eq!(CostModel::blocks(&s, 135, 137), 2.0);
+        let kt = LaneSpec::new(168, 12, 0x0B).unwrap();
+        assert_eq!(CostModel::blocks(&kt, 8192, 32), 49.0 / 2.0);
+    }
+
+    #[test]
+    fn the_environment_string_round_trips() {
+        let mut m = CostModel::default();
+        m.apply("call_us=12.5,h2d_gbps=50,gpu_gblocks=3.1,thread_kblocks=200,cpu_mblocks_per_core=2.5,bogus=1,call_us=x");
+        assert!((m.call_s - 12.5e-6).abs() < 1e-12);
+        assert_eq!(m.h2d_bytes_per_s, 50e9);
+        let mut again = CostModel::default();
+        again.apply(&m.to_env());
+        assert!((again.gpu_blocks_per_s - m.gpu_blocks_per_s).abs() < 1e6);
+        assert!((again.cpu_blocks_per_s_per_core - 2.5e6).abs() < 1.0);
+        // Nonsense is ignored.
+        let mut z = CostModel::default();
+        z.apply("call_us=-1,h2d_gbps=inf,gpu_gblocks=0");
+        assert_eq!(z, CostModel::default());
+    }
+}

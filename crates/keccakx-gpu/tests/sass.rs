@@ -1,0 +1,373 @@
+//! Static checks of the machine code (SASS) the kernels compile to, with no
+//! GPU: NVRTC compiles every module to an sm_90 cubin, `cuobjdump` (PyPI
+//! wheel `nvidia-cuda-cuobjdump`, installed by `make deps-gpu`) prints its
+//! SASS and resource usage, and this test asserts
+//! - no local-memory loads or stores (register spills, stack arrays) in the
+//!   permutation and batch kernels;
+//! - the instruction mix per round of the 24-round permutation loop
+//!   (kx_perm_r24: LOP3, SHF, IMAD, others), recorded in the committed
+//!   bench/gpu/sass-sm_90.json together with each kernel's registers.
+//!
+//! The record is compared exactly when this NVRTC is the one that wrote it;
+//! with another NVRTC only the invariants are asserted and the differences
+//! printed. `KECCAKX_UPDATE_SASS=1` rewrites the record. Without NVRTC or
+//! cuobjdump the test prints why it skipped, unless KECCAKX_REQUIRE_SASS=1
+//! (set by `make test-gpu`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use keccakx_gpu::kernels::{self, Module};
+use keccakx_gpu::nvrtc::{Nvrtc, Target};
+
+const CRATE: &str = env!("CARGO_MANIFEST_DIR");
+const TARGET: Target = Target::Cubin(9, 0);
+/// The compute model of ../shared/GPU.md: 32-bit integer instructions per
+/// Keccak-f[1600] round (two funnel shifts per rotation, LOP3 for θ and χ).
+const MODEL_PER_ROUND: f64 = 180.0;
+
+fn record_path() -> PathBuf {
+    PathBuf::from(CRATE).join("../../bench/gpu/sass-sm_90.json")
+}
+
+fn skip_or_fail(why: String) {
+    if std::env::var("KECCAKX_REQUIRE_SASS").is_ok_and(|v| v == "1") {
+        panic!("KECCAKX_REQUIRE_SASS=1 but {why}");
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "*** SKIPPED: SASS check: {why}\n*** (`make test-gpu` installs NVRTC and cuobjdump and runs it)"
+    );
+}
+
+fn cuobjdump() -> Option<PathBuf> {
+    let mut cands: Vec<PathBuf> = Vec::new();
+    if let Some(p) = std::env::var_os("KECCAKX_CUOBJDUMP") {
+        cands.push(PathBuf::from(p));
+    }
+    cands.push(PathBuf::from(CRATE).join("../../target/gpu-tools/sass/nvidia/cu13/bin/cuobjdump"));
+    if let Some(path) = std::env::var_os("PATH") {
+        cands.extend(std::env::split_paths(&path).map(|d| d.join("cuobjdump")));
+    }
+    cands.push(PathBuf::from("/usr/local/cuda/bin/cuobjdump"));
+    cands.into_iter().find(|p| p.is_file())
+}
+
+/// One kernel's code: its instructions (address, text without predicate
+/// guard and operands' trailing `;`) and its resource usage.
+#[derive(Default)]
+struct Kernel {
+    instructions: Vec<(u64, String)>,
+    registers: u32,
+    stack: u32,
+}
+
+impl Kernel {
+    fn opcode(text: &str) -> &str {
+        let t = text.trim_start();
+        let t = if t.starts_with('@') {
+            t.split_once(' ').map_or("", |(_, r)| r.trim_start())
+        } else {
+            t
+        };
+        t.split(|c: char| c == ' ' || c == '.').next().unwrap_or("")
+    }
+    fn local_accesses(&self) -> usize {
+        self.instructions
+            .iter()
+            .filter(|(_, t)| matches!(Self::opcode(t), "LDL" | "STL"))
+            .count()
+    }
+    /// The body of the first backward branch's loop (the permutation loop
+    /// of the perm kernels): instructions from its target to the branch.
+    fn loop_body(&self) -> Option<Vec<&str>> {
+        for (addr, t) in &self.instructions {
+            if Self::opcode(t) != "BRA" {
+                continue;
+            }
+            let Some(hex) = t.split("0x").nth(1) else {
+                continue;
+            };
+            let hex: String = hex.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+            let Ok(target) = u64::from_str_radix(&hex, 16) else {
+                continue;
+            };
+            if target < *addr {
+                return Some(
+                    self.instructions
+                        .iter()
+                        .filter(|(a, _)| (target..=*addr).contains(a))
+                        .map(|(_, t)| t.as_str())
+                        .collect(),
+                );
+            }
+        }
+        None
+    }
+}
+
+/// Disassemble a cubin: kernels by name.
+fn disassemble(tool: &PathBuf, cubin: &[u8], tag: &str) -> BTreeMap<String, Kernel> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("keccakx-gpu-sass");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{tag}-{}.cubin", std::process::id()));
+    std::fs::write(&file, cubin).unwrap();
+    let run = |arg: &str| {
+        let o = std::process::Command::new(tool)
+            .arg(arg)
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", tool.display()));
+        assert!(
+            o.status.success(),
+            "cuobjdump {arg} failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let sass = run("-sass");
+    let usage = run("-res-usage");
+    let _ = std::fs::remove_file(&file);
+    let mut out: BTreeMap<String, Kernel> = BTreeMap::new();
+    let mut cur: Option<String> = None;
+    for line in sass.lines() {
+        let l = line.trim();
+        if let Some(name) = l.strip_prefix("Function : ") {
+            cur = Some(name.trim().to_string());
+            out.entry(name.trim().to_string()).or_default();
+            continue;
+        }
+        // "/*0490*/   LOP3.LUT R2, ... ;   /* 0x... */"
+        let (Some(name), Some(rest)) = (&cur, l.strip_prefix("/*")) else {
+            continue;
+        };
+        let Some((addr, text)) = rest.split_once("*/") else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else {
+            continue;
+        };
+        let text = text.split(';').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        if let Some(k) = out.get_mut(name) {
+            k.instructions.push((addr, text.to_string()));
+        }
+    }
+    let mut cur: Option<String> = None;
+    for line in usage.lines() {
+        let l = line.trim();
+        if let Some(name) = l.strip_prefix("Function ") {
+            cur = Some(name.trim_end_matches(':').trim().to_string());
+            continue;
+        }
+        if let (Some(name), true) = (&cur, l.starts_with("REG:")) {
+            let field = |key: &str| -> u32 {
+                l.split_whitespace()
+                    .find_map(|f| f.strip_prefix(key))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0)
+            };
+            if let Some(k) = out.get_mut(name) {
+                k.registers = field("REG:");
+                k.stack = field("STACK:");
+            }
+        }
+    }
+    out
+}
+
+struct Mix {
+    loop_instructions: usize,
+    rounds: usize,
+    counts: BTreeMap<&'static str, usize>,
+}
+
+fn round_mix(k: &Kernel, rounds: usize) -> Mix {
+    let body = k.loop_body().expect("permutation kernel without a loop");
+    let mut counts: BTreeMap<&'static str, usize> =
+        [("LOP3", 0), ("SHF", 0), ("IMAD", 0), ("other", 0)].into_iter().collect();
+    for t in &body {
+        let key = match Kernel::opcode(t) {
+            "LOP3" => "LOP3",
+            "SHF" => "SHF",
+            "IMAD" => "IMAD",
+            _ => "other",
+        };
+        *counts.get_mut(key).unwrap() += 1;
+    }
+    Mix {
+        loop_instructions: body.len(),
+        rounds,
+        counts,
+    }
+}
+
+fn per_round(n: usize, rounds: usize) -> String {
+    format!("{:.2}", n as f64 / rounds as f64)
+}
+
+#[test]
+fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
+    let nv = match Nvrtc::get() {
+        Ok(n) => n,
+        Err(e) => return skip_or_fail(format!("no NVRTC: {e}")),
+    };
+    let Some(tool) = cuobjdump() else {
+        return skip_or_fail(
+            "cuobjdump not found (set KECCAKX_CUOBJDUMP or pip install nvidia-cuda-cuobjdump)"
+                .into(),
+        );
+    };
+    let mut all: BTreeMap<String, (Module, Kernel)> = BTreeMap::new();
+    for m in Module::ALL {
+        let c = kernels::compile(nv, m, TARGET).unwrap_or_else(|e| panic!("{e}"));
+        for (name, k) in disassemble(&tool, &c.image, m.name()) {
+            all.insert(name, (m, k));
+        }
+    }
+    // Every entry point was disassembled.
+    for m in Module::ALL {
+        for e in m.entry_points() {
+            assert!(all.contains_key(*e), "{e} missing from the SASS");
+        }
+    }
+    // No local memory in the permutation and batch kernels.
+    let mut bad = Vec::new();
+    for (name, (m, k)) in &all {
+        assert!(!k.instructions.is_empty(), "{name}: no instructions parsed");
+        let checked = !matches!(m, Module::Paper) && !kernels::EXPERIMENTAL.contains(&name.as_str());
+        eprintln!(
+            "{name}: {} registers, stack {} B, {} instructions, {} local loads/stores",
+            k.registers,
+            k.stack,
+            k.instructions.len(),
+            k.local_accesses()
+        );
+        if checked && (k.local_accesses() > 0 || k.stack > 0) {
+            bad.push(format!(
+                "{name}: {} LDL/STL, {} bytes of stack",
+                k.local_accesses(),
+                k.stack
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "local memory in kernels: {bad:?}");
+    // The double-buffered kernels really copy asynchronously (cp.async is
+    // LDGSTS in SASS), with the wait (DEPBAR) in the loop.
+    for name in ["kx_batch_async_r24", "kx_batch_async_r12"] {
+        let k = &all[name].1;
+        for op in ["LDGSTS", "DEPBAR"] {
+            assert!(
+                k.instructions.iter().any(|(_, t)| Kernel::opcode(t) == op),
+                "{name}: no {op}"
+            );
+        }
+    }
+
+    // The round mix of the 24-round permutation (and the 12-round one as a
+    // cross-check of the per-round figure).
+    let mix24 = round_mix(&all["kx_perm_r24"].1, 24);
+    let mix12 = round_mix(&all["kx_perm_r12"].1, 12);
+    let total24 = mix24.loop_instructions as f64 / 24.0;
+    eprintln!(
+        "kx_perm_r24: {} instructions in the permutation loop = {total24:.2} per round \
+         (model {MODEL_PER_ROUND}), mix {:?}",
+        mix24.loop_instructions, mix24.counts
+    );
+    // Invariants any compiler must keep: the loop is straight-line rounds of
+    // LOP3 and SHF (no IMAD, at most the loop's own bookkeeping besides),
+    // within 15 % of the model.
+    assert_eq!(mix24.counts["IMAD"], 0, "IMAD in the permutation loop");
+    assert!(mix24.counts["other"] <= 8, "{:?}", mix24.counts);
+    assert!(
+        total24 <= MODEL_PER_ROUND * 1.15 && total24 >= MODEL_PER_ROUND * 0.9,
+        "{total24} instructions per round"
+    );
+    assert!((mix12.loop_instructions as f64 / 12.0 - total24).abs() < 2.0);
+
+    // The record.
+    let mut j = String::new();
+    let (maj, min) = nv.version();
+    let _ = writeln!(j, "{{");
+    let _ = writeln!(j, "  \"schema\": \"keccakx-gpu-sass/1\",");
+    let _ = writeln!(
+        j,
+        "  \"what\": \"SASS of crates/keccakx-gpu/kernels compiled by NVRTC for sm_90, from tests/sass.rs (KECCAKX_UPDATE_SASS=1 rewrites it)\","
+    );
+    let _ = writeln!(j, "  \"nvrtc\": \"{maj}.{min}\",");
+    let _ = writeln!(j, "  \"arch\": \"{}\",", TARGET.arch_flag());
+    let _ = writeln!(j, "  \"permutation_round\": {{");
+    for (i, (name, mix)) in [("kx_perm_r24", &mix24), ("kx_perm_r12", &mix12)]
+        .iter()
+        .enumerate()
+    {
+        let _ = writeln!(j, "    \"{name}\": {{");
+        let _ = writeln!(j, "      \"rounds\": {},", mix.rounds);
+        let _ = writeln!(j, "      \"loop_instructions\": {},", mix.loop_instructions);
+        let _ = writeln!(
+            j,
+            "      \"per_round\": {},",
+            per_round(mix.loop_instructions, mix.rounds)
+        );
+        let parts: Vec<String> = mix
+            .counts
+            .iter()
+            .map(|(k, v)| format!("\"{k}\": {}", per_round(*v, mix.rounds)))
+            .collect();
+        let _ = writeln!(j, "      \"per_round_mix\": {{{}}},", parts.join(", "));
+        let _ = writeln!(j, "      \"model_per_round\": {MODEL_PER_ROUND}");
+        let _ = writeln!(j, "    }}{}", if i == 0 { "," } else { "" });
+    }
+    let _ = writeln!(j, "  }},");
+    let _ = writeln!(j, "  \"kernels\": {{");
+    let n = all.len();
+    for (i, (name, (m, k))) in all.iter().enumerate() {
+        let _ = writeln!(
+            j,
+            "    \"{name}\": {{\"module\": \"{}\", \"registers\": {}, \"stack_bytes\": {}, \"local_loads_stores\": {}, \"instructions\": {}}}{}",
+            m.name(),
+            k.registers,
+            k.stack,
+            k.local_accesses(),
+            k.instructions.len(),
+            if i + 1 < n { "," } else { "" }
+        );
+    }
+    let _ = writeln!(j, "  }}");
+    let _ = writeln!(j, "}}");
+
+    let path = record_path();
+    if std::env::var("KECCAKX_UPDATE_SASS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &j).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let same_compiler = old.contains(&format!("\"nvrtc\": \"{maj}.{min}\""));
+    if old == j {
+        return;
+    }
+    let diff: Vec<String> = old
+        .lines()
+        .zip(j.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("- {a}\n+ {b}"))
+        .collect();
+    if same_compiler {
+        panic!(
+            "{} is out of date for NVRTC {maj}.{min} (a kernel changed?): rerun with KECCAKX_UPDATE_SASS=1 \
+             and commit it; differences:\n{}",
+            path.display(),
+            diff.join("\n")
+        );
+    }
+    eprintln!(
+        "note: {} was recorded with another NVRTC; this one ({maj}.{min}) gives:\n{}",
+        path.display(),
+        diff.join("\n")
+    );
+}
