@@ -119,257 +119,156 @@ enum Phase {
     Squeeze { msg: usize, done: usize },
 }
 
-/// The multi-lane sponge on vectors `V` (see the module doc): refill idle
-/// lanes, absorb the run of whole blocks every lane has, else one block
-/// per lane, and drain the lanes whose output is ready; until no lane has
-/// work left.
+/// The multi-lane sponge on vectors `V` (see the module doc): per turn of
+/// the loop, refill idle lanes, absorb the run of whole blocks every lane
+/// has, else one block per lane, and drain the lanes whose output is
+/// ready. One function on purpose: split into steps (a struct of the
+/// lanes' bookkeeping, or steps taking it as arguments) it ran batches of
+/// 64-byte messages up to ~10% slower (bench/NOTES.md, "One dispatcher").
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set; `spec.rate_bytes` must be a
 /// multiple of 8 in 8..=192; `out.len() == inputs.len() * out_len`, `out_len > 0`.
 #[inline(always)]
 unsafe fn hash_lanes<V: Lanes>(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-    // SAFETY: forwarded contract (each step's).
+    let n = V::N;
+    let rate = spec.rate_bytes;
+    let words = rate / 8;
+    let out_words = rate.min(out_len).div_ceil(8);
+    let mut tails = [[0u8; 400]; MAX_LANES];
+    let mut phase = [Phase::Idle; MAX_LANES];
+    let mut ptrs = [ZEROS.as_ptr(); MAX_LANES];
+    let mut words_out = [[0u64; MAX_LANES]; 25];
+    let mut next_msg = 0;
+    // SAFETY: V's instruction set is present (caller); every pointer handed
+    // to `V::absorb` is readable for `rate` bytes: a whole block inside a
+    // message, a lane's tail buffer (400 ≥ 2·rate bytes), or ZEROS (200).
     unsafe {
-        let mut run = LaneRun::<V>::new(spec, inputs, out_len, out);
+        let mut state = [V::zero(); 25];
         loop {
-            run.refill();
-            run.absorb_common_run();
-            if !run.step() {
-                break;
+            // Refill idle lanes with the next messages; their state restarts at zero.
+            let mut keep = [u64::MAX; MAX_LANES];
+            let mut refilled = false;
+            for j in 0..n {
+                if matches!(phase[j], Phase::Idle) && next_msg < inputs.len() {
+                    phase[j] = Phase::Absorb {
+                        msg: next_msg,
+                        pos: 0,
+                    };
+                    next_msg += 1;
+                    keep[j] = 0;
+                    refilled = true;
+                }
             }
-            run.drain();
-        }
-    }
-}
-
-/// The state of a [`hash_lanes`] call: N sponges in the lanes of
-/// `state`, what each lane is doing, and where its next block is.
-struct LaneRun<'a, 'b, V> {
-    spec: &'a LaneSpec,
-    inputs: &'a [&'b [u8]],
-    out_len: usize,
-    out: &'a mut [u8],
-    /// Rate in 64-bit words.
-    words: usize,
-    /// Words of a squeezed block that reach the output.
-    out_words: usize,
-    state: [V; 25],
-    phase: [Phase; MAX_LANES],
-    /// Each lane's next block: in its message, its tail buffer, or ZEROS.
-    ptrs: [*const u8; MAX_LANES],
-    /// Each lane's padded last block(s).
-    tails: [[u8; 400]; MAX_LANES],
-    /// The state's first words, per lane, when output is ready.
-    words_out: [[u64; MAX_LANES]; 25],
-    next_msg: usize,
-}
-
-// Safety of every method: V's instruction set is present (the caller of
-// `hash_lanes`); every pointer handed to `V::absorb` is readable for `rate`
-// bytes: a whole block inside a message, a lane's tail buffer (400 ≥
-// 2·rate bytes), or ZEROS (200).
-impl<'a, 'b, V: Lanes> LaneRun<'a, 'b, V> {
-    /// # Safety
-    /// As [`hash_lanes`].
-    #[inline(always)]
-    unsafe fn new(
-        spec: &'a LaneSpec,
-        inputs: &'a [&'b [u8]],
-        out_len: usize,
-        out: &'a mut [u8],
-    ) -> Self {
-        let rate = spec.rate_bytes;
-        LaneRun {
-            spec,
-            inputs,
-            out_len,
-            out,
-            words: rate / 8,
-            out_words: rate.min(out_len).div_ceil(8),
-            // SAFETY: forwarded contract.
-            state: [unsafe { V::zero() }; 25],
-            phase: [Phase::Idle; MAX_LANES],
-            ptrs: [ZEROS.as_ptr(); MAX_LANES],
-            tails: [[0u8; 400]; MAX_LANES],
-            words_out: [[0u64; MAX_LANES]; 25],
-            next_msg: 0,
-        }
-    }
-
-    /// Give idle lanes the next messages; their states restart at zero.
-    ///
-    /// # Safety
-    /// As [`hash_lanes`].
-    #[inline(always)]
-    unsafe fn refill(&mut self) {
-        let mut keep = [u64::MAX; MAX_LANES];
-        let mut refilled = false;
-        for j in 0..V::N {
-            if matches!(self.phase[j], Phase::Idle) && self.next_msg < self.inputs.len() {
-                self.phase[j] = Phase::Absorb {
-                    msg: self.next_msg,
-                    pos: 0,
-                };
-                self.next_msg += 1;
-                keep[j] = 0;
-                refilled = true;
-            }
-        }
-        if refilled {
-            // SAFETY: forwarded contract; `keep` holds MAX_LANES ≥ N words.
-            unsafe {
+            if refilled {
                 let mask = V::load(keep.as_ptr());
-                for lane in self.state.iter_mut() {
+                for lane in state.iter_mut() {
                     *lane = V::and(*lane, mask);
                 }
             }
-        }
-    }
-
-    /// Fast path: when every lane has more than one whole message block
-    /// left (long messages, tree leaves), absorb the run they all have
-    /// without the per-block bookkeeping.
-    ///
-    /// # Safety
-    /// As [`hash_lanes`].
-    #[inline(always)]
-    unsafe fn absorb_common_run(&mut self) {
-        let (n, rate) = (V::N, self.spec.rate_bytes);
-        let mut run = usize::MAX;
-        for j in 0..n {
-            run = match self.phase[j] {
-                Phase::Absorb { msg, pos } => run.min((self.inputs[msg].len() - pos) / rate),
-                _ => 0,
-            };
-        }
-        if run <= 1 {
-            return;
-        }
-        for j in 0..n {
-            if let Phase::Absorb { msg, pos } = self.phase[j] {
-                self.ptrs[j] = self.inputs[msg][pos..].as_ptr();
-                self.phase[j] = Phase::Absorb {
-                    msg,
-                    pos: pos + run * rate,
+            // Fast path: every lane has whole message blocks left (long
+            // messages, tree leaves): absorb the common run of them without
+            // the per-block bookkeeping.
+            let mut run = usize::MAX;
+            for j in 0..n {
+                run = match phase[j] {
+                    Phase::Absorb { msg, pos } => run.min((inputs[msg].len() - pos) / rate),
+                    _ => 0,
                 };
             }
-        }
-        for _ in 0..run {
-            // SAFETY: forwarded contract; each pointer has `run` whole
-            // blocks of its message ahead of it.
-            unsafe {
-                V::absorb(&mut self.state, &self.ptrs[..n], self.words);
-                permute(&mut self.state, self.spec.rounds);
-            }
-            for p in self.ptrs[..n].iter_mut() {
-                // Stays inside the message: `run` whole blocks remain.
-                *p = p.wrapping_add(rate);
-            }
-        }
-    }
-
-    /// One block into every lane (a message block, a padded tail block, or
-    /// zeros), then the permutation; false (and nothing done) when no lane
-    /// has work left.
-    ///
-    /// # Safety
-    /// As [`hash_lanes`].
-    #[inline(always)]
-    unsafe fn step(&mut self) -> bool {
-        let (n, rate) = (V::N, self.spec.rate_bytes);
-        let mut busy = false;
-        for j in 0..n {
-            self.ptrs[j] = match self.phase[j] {
-                Phase::Idle => ZEROS.as_ptr(),
-                Phase::Absorb { msg, pos } => {
-                    busy = true;
-                    let m = self.inputs[msg];
-                    if m.len() - pos >= rate {
-                        self.phase[j] = Phase::Absorb {
+            if run > 1 {
+                for j in 0..n {
+                    if let Phase::Absorb { msg, pos } = phase[j] {
+                        ptrs[j] = inputs[msg][pos..].as_ptr();
+                        phase[j] = Phase::Absorb {
                             msg,
-                            pos: pos + rate,
+                            pos: pos + run * rate,
                         };
-                        m[pos..].as_ptr()
-                    } else {
-                        let blocks = pad_tail(
-                            &mut self.tails[j],
-                            &m[pos..],
-                            rate,
-                            self.spec.delimited_suffix,
-                        );
-                        self.phase[j] = Phase::Tail {
-                            msg,
-                            next: 1,
-                            blocks,
-                        };
-                        self.tails[j].as_ptr()
                     }
                 }
-                Phase::Tail { msg, next, blocks } => {
-                    busy = true;
-                    self.phase[j] = Phase::Tail {
+                for _ in 0..run {
+                    V::absorb(&mut state, &ptrs[..n], words);
+                    permute(&mut state, spec.rounds);
+                    for p in ptrs[..n].iter_mut() {
+                        // Stays inside the message: `run` whole blocks remain.
+                        *p = p.wrapping_add(rate);
+                    }
+                }
+            }
+            // Each lane's next block.
+            let mut busy = false;
+            for j in 0..n {
+                ptrs[j] = match phase[j] {
+                    Phase::Idle => ZEROS.as_ptr(),
+                    Phase::Absorb { msg, pos } => {
+                        busy = true;
+                        let m = inputs[msg];
+                        if m.len() - pos >= rate {
+                            phase[j] = Phase::Absorb {
+                                msg,
+                                pos: pos + rate,
+                            };
+                            m[pos..].as_ptr()
+                        } else {
+                            let blocks =
+                                pad_tail(&mut tails[j], &m[pos..], rate, spec.delimited_suffix);
+                            phase[j] = Phase::Tail {
+                                msg,
+                                next: 1,
+                                blocks,
+                            };
+                            tails[j].as_ptr()
+                        }
+                    }
+                    Phase::Tail { msg, next, blocks } => {
+                        busy = true;
+                        phase[j] = Phase::Tail {
+                            msg,
+                            next: next + 1,
+                            blocks,
+                        };
+                        tails[j][next * rate..].as_ptr()
+                    }
+                    Phase::Squeeze { .. } => {
+                        busy = true;
+                        ZEROS.as_ptr()
+                    }
+                };
+            }
+            if !busy {
+                break;
+            }
+            V::absorb(&mut state, &ptrs[..n], words);
+            permute(&mut state, spec.rounds);
+            // Lanes with output ready: the last tail block was absorbed, or squeezing.
+            let mut stored = false;
+            for j in 0..n {
+                let (msg, done) = match phase[j] {
+                    Phase::Tail { msg, next, blocks } if next == blocks => (msg, 0),
+                    Phase::Squeeze { msg, done } => (msg, done),
+                    _ => continue,
+                };
+                if !stored {
+                    for w in 0..out_words {
+                        state[w].store(words_out[w].as_mut_ptr());
+                    }
+                    stored = true;
+                }
+                let take = rate.min(out_len - done);
+                let dst = &mut out[msg * out_len + done..][..take];
+                for (w, chunk) in dst.chunks_mut(8).enumerate() {
+                    let bytes = words_out[w][j].to_le_bytes();
+                    chunk.copy_from_slice(&bytes[..chunk.len()]);
+                }
+                phase[j] = if done + take == out_len {
+                    Phase::Idle
+                } else {
+                    Phase::Squeeze {
                         msg,
-                        next: next + 1,
-                        blocks,
-                    };
-                    self.tails[j][next * rate..].as_ptr()
-                }
-                Phase::Squeeze { .. } => {
-                    busy = true;
-                    ZEROS.as_ptr()
-                }
-            };
-        }
-        if busy {
-            // SAFETY: forwarded contract; every pointer is readable for
-            // `rate` bytes (see above).
-            unsafe {
-                V::absorb(&mut self.state, &self.ptrs[..n], self.words);
-                permute(&mut self.state, self.spec.rounds);
+                        done: done + take,
+                    }
+                };
             }
-        }
-        busy
-    }
-
-    /// Copy out the lanes with output ready (their last tail block was
-    /// absorbed, or they are squeezing): the next `rate` bytes of their
-    /// output; a lane whose output is complete goes idle.
-    ///
-    /// # Safety
-    /// As [`hash_lanes`].
-    #[inline(always)]
-    unsafe fn drain(&mut self) {
-        let (rate, out_len) = (self.spec.rate_bytes, self.out_len);
-        let mut stored = false;
-        for j in 0..V::N {
-            let (msg, done) = match self.phase[j] {
-                Phase::Tail { msg, next, blocks } if next == blocks => (msg, 0),
-                Phase::Squeeze { msg, done } => (msg, done),
-                _ => continue,
-            };
-            if !stored {
-                for w in 0..self.out_words {
-                    // SAFETY: forwarded contract; each row of `words_out`
-                    // holds MAX_LANES ≥ N words.
-                    unsafe { self.state[w].store(self.words_out[w].as_mut_ptr()) };
-                }
-                stored = true;
-            }
-            let take = rate.min(out_len - done);
-            let dst = &mut self.out[msg * out_len + done..][..take];
-            for (w, chunk) in dst.chunks_mut(8).enumerate() {
-                let bytes = self.words_out[w][j].to_le_bytes();
-                chunk.copy_from_slice(&bytes[..chunk.len()]);
-            }
-            self.phase[j] = if done + take == out_len {
-                Phase::Idle
-            } else {
-                Phase::Squeeze {
-                    msg,
-                    done: done + take,
-                }
-            };
         }
     }
 }
