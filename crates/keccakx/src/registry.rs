@@ -203,8 +203,17 @@ impl Construction {
                 (s.rate_bytes(), 24, 0x1F)
             }
             Construction::RawKeccak => {
-                let Some((rate, width)) = raw_rate_width(p)? else {
-                    return Ok(None);
+                // The registry's resolution of width and rate, for
+                // parameters it has validated (anything else: no lanes).
+                let width = match (p.width, p.rate, p.capacity) {
+                    (Some(w), _, _) => w,
+                    (None, Some(r), Some(c)) => r + c,
+                    _ => 1600,
+                };
+                let rate = match (p.rate, p.capacity) {
+                    (Some(r), _) => r,
+                    (None, Some(c)) => width.saturating_sub(c),
+                    (None, None) => return Ok(None),
                 };
                 if width != 1600 || rate % 8 != 0 {
                     return Ok(None);
