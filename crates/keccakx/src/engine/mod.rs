@@ -3,9 +3,10 @@
 //! chunks, messages) and hand them here; they never know which engine runs.
 //!
 //! The engine is chosen once at run time (CPU features) and can be forced
-//! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable; an
-//! engine forced below AVX-512 also keeps the single-state permutation (SHA-3
-//! and the other sequential functions) off AVX-512.
+//! with [`set_engine`] or the `KECCAKX_ENGINE` environment variable (both
+//! kept in the one engine policy, `crate::policy`); an engine forced below
+//! AVX-512 also keeps the single-state permutation (SHA-3 and the other
+//! sequential functions) off AVX-512.
 
 pub(crate) mod contract;
 #[cfg(feature = "std")]
@@ -28,6 +29,8 @@ pub(crate) use threads::for_each_piece;
 pub use threads::{effective_threads, Threads};
 
 use crate::error::{Error, Result};
+pub use crate::policy::EngineChoice;
+use crate::policy;
 use crate::sponge::ByteSponge;
 
 /// A width-1600 sponge with a byte-aligned rate: what every standardized
@@ -269,75 +272,74 @@ pub fn available() -> impl Iterator<Item = &'static dyn Engine> {
     all().iter().copied().filter(|e| e.is_available())
 }
 
+/// The engine a choice names; `Err` when this CPU does not run it.
+pub fn for_choice(choice: EngineChoice) -> Result<&'static dyn Engine> {
+    let e: &'static dyn Engine = match choice {
+        EngineChoice::Auto => return Ok(best()),
+        EngineChoice::Scalar => &SCALAR,
+        #[cfg(target_arch = "x86_64")]
+        EngineChoice::Avx512 => &AVX512,
+        #[cfg(target_arch = "x86_64")]
+        EngineChoice::Avx2 => &AVX2,
+        #[cfg(target_arch = "x86_64")]
+        EngineChoice::Sse2 => &SSE2,
+        #[allow(unreachable_patterns)]
+        _ => return Err(Error::InvalidParameter("engine not supported by this CPU")),
+    };
+    if e.is_available() {
+        Ok(e)
+    } else {
+        Err(Error::InvalidParameter("engine not supported by this CPU"))
+    }
+}
+
 /// Look an engine up by name ("auto" gives the best available).
 pub fn by_name(name: &str) -> Result<&'static dyn Engine> {
-    if name == "auto" {
-        return Ok(best());
-    }
-    match all().iter().find(|e| e.name() == name) {
-        Some(e) if e.is_available() => Ok(*e),
-        Some(_) => Err(Error::InvalidParameter("engine not supported by this CPU")),
-        None => Err(Error::InvalidParameter(
-            "unknown engine name (see `keccakx info`)",
-        )),
-    }
+    for_choice(EngineChoice::parse(name)?)
 }
 
 fn best() -> &'static dyn Engine {
     available().next().unwrap_or(&SCALAR)
 }
 
-#[cfg(feature = "std")]
-mod selection {
-    use super::*;
-    use std::sync::RwLock;
+/// Force the engine `name` ("auto" or a name from [`all`]), for this
+/// process (the engine policy, `crate::policy`). Forcing one below AVX-512
+/// (`avx2`, `sse2`, `scalar`) also keeps the single-state permutation of
+/// the sequential functions off AVX-512. Returns the choice.
+pub fn set_engine(name: &str) -> Result<EngineChoice> {
+    let choice = EngineChoice::parse(name)?;
+    for_choice(choice)?;
+    policy::set_engine(choice);
+    Ok(choice)
+}
 
-    static FORCED: RwLock<Option<&'static dyn Engine>> = RwLock::new(None);
-    static FROM_ENV: std::sync::OnceLock<&'static dyn Engine> = std::sync::OnceLock::new();
-
-    /// Force the engine `name` ("auto" or a name from [`all`]). Forcing one
-    /// below AVX-512 (`avx2`, `sse2`, `scalar`) also keeps the single-state
-    /// permutation of the sequential functions off AVX-512.
-    pub fn set_engine(name: &str) -> Result<()> {
-        let e = by_name(name)?;
-        *FORCED.write().unwrap_or_else(|p| p.into_inner()) = Some(e);
-        crate::permutation::follow_engine(e.name());
-        Ok(())
-    }
-
-    pub fn current() -> &'static dyn Engine {
-        if let Some(e) = *FORCED.read().unwrap_or_else(|p| p.into_inner()) {
-            return e;
-        }
-        *FROM_ENV.get_or_init(|| match std::env::var("KECCAKX_ENGINE") {
-            // An unusable name falls back to auto rather than failing every hash;
-            // front ends validate the variable and report it (see `keccakx info`).
-            Ok(name) => by_name(name.trim()).unwrap_or_else(|_| best()),
-            Err(_) => best(),
-        })
+/// `KECCAKX_ENGINE` as the front ends report it: `Ok(None)` when unset,
+/// `Err` (a message naming the value) when it names no engine or one this
+/// CPU does not run; the hashing itself then uses auto.
+pub fn engine_from_env() -> core::result::Result<Option<EngineChoice>, alloc::string::String> {
+    match policy::engine_from_env()? {
+        Some(c) => match for_choice(c) {
+            Ok(_) => Ok(Some(c)),
+            Err(e) => Err(alloc::format!("KECCAKX_ENGINE={}: {e}", c.name())),
+        },
+        None => Ok(None),
     }
 }
 
-#[cfg(feature = "std")]
-pub use selection::{current, set_engine};
-
-/// Worker threads the multi-core paths may use; 0 means all cores.
-static THREADS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+/// The engine of the policy: forced, from `KECCAKX_ENGINE`, or the best
+/// available (also when the one named is not available here).
+pub fn current() -> &'static dyn Engine {
+    for_choice(policy::get().engine()).unwrap_or_else(|_| best())
+}
 
 /// Limit the multi-core paths to `n` threads (0: all cores, the default).
 pub fn set_threads(n: usize) {
-    THREADS.store(n, core::sync::atomic::Ordering::Relaxed);
+    policy::set_threads(n)
 }
 
 /// The thread limit set by [`set_threads`] (0: all cores).
 pub fn threads() -> usize {
-    THREADS.load(core::sync::atomic::Ordering::Relaxed)
-}
-
-/// Without std there is no global state: the best available engine.
-#[cfg(not(feature = "std"))]
-pub fn current() -> &'static dyn Engine {
-    best()
+    policy::get().threads()
 }
 
 /// Hash many inputs with the current engine, on up to [`threads`] cores

@@ -7,7 +7,7 @@
 //! message itself (whole blocks, no copy), its padded tail (copied to a small
 //! per-lane buffer), or zeros (squeezing past one block, or an idle lane).
 
-use super::{Engine, LaneSpec};
+use super::{Engine, EngineChoice, LaneSpec};
 use crate::permutation::{permute, run_lanes_for, Lanes, LanesKernel, Parallelism};
 
 /// A multi-lane engine of the given width.
@@ -20,17 +20,17 @@ impl Simd {
     /// The AVX-512 ×8 engine (`avx512`).
     pub const AVX512: Simd = Simd {
         kind: Parallelism::X8,
-        name: "avx512",
+        name: EngineChoice::Avx512.name(),
     };
     /// The AVX2 ×4 engine (`avx2`).
     pub const AVX2: Simd = Simd {
         kind: Parallelism::X4,
-        name: "avx2",
+        name: EngineChoice::Avx2.name(),
     };
     /// The SSE2 ×2 engine (`sse2`).
     pub const SSE2: Simd = Simd {
         kind: Parallelism::X2,
-        name: "sse2",
+        name: EngineChoice::Sse2.name(),
     };
 
     /// States hashed side by side.

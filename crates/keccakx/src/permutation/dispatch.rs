@@ -151,87 +151,41 @@ pub fn keccak_p1600_using(s: Single, a: &mut State, rounds: usize) {
     }
 }
 
-/// Cached choice of [`best_single`] (0: not chosen yet).
-static BEST: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-
-/// Whether [`best_single`] may pick an AVX-512 implementation: 0 not decided (with
-/// std, `KECCAKX_ENGINE` decides), 1 yes, 2 no.
-static AVX512_ALLOWED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-
-/// Forcing a multi-state engine below AVX-512 (`avx2`, `sse2`, `scalar`)
-/// also keeps the single-state permutation off AVX-512, so that a forced
-/// engine means no AVX-512 instruction anywhere (what a user avoiding it,
-/// or measuring a machine without it, expects). Called by
-/// `engine::set_engine` with the chosen engine's name.
-#[cfg(feature = "std")]
-pub(crate) fn follow_engine(engine_name: &str) {
-    use core::sync::atomic::Ordering;
-    let allowed = if engine_allows_avx512(engine_name) {
-        1
-    } else {
-        2
-    };
-    AVX512_ALLOWED.store(allowed, Ordering::Relaxed);
-    // Every implementation computes the same function, so a hash already
-    // running may switch between them without changing its result.
-    BEST.store(0, Ordering::Relaxed);
-}
-
-#[cfg(feature = "std")]
-fn engine_allows_avx512(engine_name: &str) -> bool {
-    !matches!(engine_name, "avx2" | "sse2" | "scalar")
-}
-
-fn avx512_allowed() -> bool {
-    use core::sync::atomic::Ordering;
-    match AVX512_ALLOWED.load(Ordering::Relaxed) {
-        1 => true,
-        2 => false,
-        _ => {
-            #[cfg(feature = "std")]
-            {
-                // The same variable the engine selection reads; an invalid
-                // name means auto there, so it allows AVX-512 here.
-                std::env::var("KECCAKX_ENGINE").map_or(true, |v| engine_allows_avx512(v.trim()))
-            }
-            #[cfg(not(feature = "std"))]
-            {
-                true
-            }
-        }
+/// The implementation [`keccak_p1600`] uses: the first available of the
+/// fastest-first preference list, without AVX-512 when the engine policy
+/// forbids it (an engine forced below AVX-512: `engine::set_engine`,
+/// `KECCAKX_ENGINE`); chosen once per policy (memoised in it).
+#[inline]
+pub fn best_single() -> Single {
+    let policy = crate::policy::get();
+    match policy.memo() {
+        1 => Single::Reference,
+        2 => Single::Portable,
+        3 => Single::Bmi,
+        4 => Single::Avx512,
+        5 => Single::Avx512Rows,
+        _ => choose_single(policy),
     }
 }
 
-/// The implementation [`keccak_p1600`] uses: the first available of
-/// the fastest-first preference list, chosen once; without AVX-512 when
-/// the engine was forced below it (`set_engine`, `KECCAKX_ENGINE`).
-pub fn best_single() -> Single {
-    use core::sync::atomic::Ordering;
-    let code = |s: Single| match s {
+#[cold]
+fn choose_single(policy: crate::policy::Policy) -> Single {
+    let avx512 = policy.engine().allows_avx512();
+    let s = PREFERENCE
+        .iter()
+        .copied()
+        .filter(|s| avx512 || !matches!(s, Single::Avx512 | Single::Avx512Rows))
+        .find(|s| s.is_available())
+        .unwrap_or(Single::Portable);
+    let code = match s {
         Single::Reference => 1,
         Single::Portable => 2,
         Single::Bmi => 3,
         Single::Avx512 => 4,
         Single::Avx512Rows => 5,
     };
-    match BEST.load(Ordering::Relaxed) {
-        1 => Single::Reference,
-        2 => Single::Portable,
-        3 => Single::Bmi,
-        4 => Single::Avx512,
-        5 => Single::Avx512Rows,
-        _ => {
-            let avx512 = avx512_allowed();
-            let s = PREFERENCE
-                .iter()
-                .copied()
-                .filter(|s| avx512 || !matches!(s, Single::Avx512 | Single::Avx512Rows))
-                .find(|s| s.is_available())
-                .unwrap_or(Single::Portable);
-            BEST.store(code(s), Ordering::Relaxed);
-            s
-        }
-    }
+    crate::policy::set_memo(policy, code);
+    s
 }
 
 /// Fastest first, as measured (bench/NOTES.md).

@@ -32,7 +32,5 @@ pub use dispatch::{
 };
 pub use golden::{check_params, keccak_p, log2_lane, max_rounds, State, ROUND_CONSTANTS, WIDTHS};
 
-#[cfg(feature = "std")]
-pub(crate) use dispatch::follow_engine;
 pub(crate) use dispatch::{absorb_blocks, absorb_interleaved_with, run_lanes_for};
 pub(crate) use lanes::{permute, state_from_bytes, state_to_bytes, Interleaved, Lanes, LanesKernel};
