@@ -1,6 +1,7 @@
 //! The portable engine: one sponge at a time on the fast scalar permutation.
 
-use super::{Engine, EngineChoice, LaneSpec};
+use super::contract::{Engine, LaneSpec};
+use crate::policy::EngineChoice;
 
 /// Portable scalar engine, available everywhere.
 pub struct Scalar;

@@ -7,7 +7,8 @@
 //! message itself (whole blocks, no copy), its padded tail (copied to a small
 //! per-lane buffer), or zeros (squeezing past one block, or an idle lane).
 
-use super::{Engine, EngineChoice, LaneSpec};
+use super::contract::{Engine, LaneSpec};
+use crate::policy::EngineChoice;
 use crate::permutation::{permute, run_lanes_for, Lanes, LanesKernel, Parallelism};
 
 /// A multi-lane engine of the given width.
@@ -64,7 +65,7 @@ impl Engine for Simd {
         // One message gains nothing from lanes; a rate that is not a whole
         // number of words (raw Keccak[r, c] only) takes the scalar path.
         if inputs.len() == 1 || !spec.rate_bytes.is_multiple_of(8) || !self.is_available() {
-            return super::Scalar.hash_many(spec, inputs, out_len, out);
+            return super::scalar::Scalar.hash_many(spec, inputs, out_len, out);
         }
         // The dispatcher picks the lanes (two to four messages on ×8:
         // as many narrow lanes as messages).
@@ -75,7 +76,7 @@ impl Engine for Simd {
             out,
         };
         if let Err(job) = run_lanes_for(self.kind, inputs.len(), job) {
-            super::Scalar.hash_many(job.spec, job.inputs, job.out_len, job.out)
+            super::scalar::Scalar.hash_many(job.spec, job.inputs, job.out_len, job.out)
         }
     }
 }

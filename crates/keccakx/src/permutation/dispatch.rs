@@ -75,6 +75,32 @@ mod cpu {
     }
 }
 
+/// The CPU features this CPU has among those keccakx's paths (or a user
+/// comparing engines) care about, for `keccakx info`.
+#[cfg(feature = "std")]
+pub fn cpu_features() -> alloc::vec::Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut f = alloc::vec::Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! probe {
+            ($($name:tt),*) => { $( if std::arch::is_x86_feature_detected!($name) { f.push($name); } )* };
+        }
+        probe!(
+            "sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl",
+            "avx512bw", "avx512dq"
+        );
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        macro_rules! probe {
+            ($($name:tt),*) => { $( if std::arch::is_aarch64_feature_detected!($name) { f.push($name); } )* };
+        }
+        probe!("neon", "sha3");
+    }
+    f
+}
+
 /// A single-state implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Single {
