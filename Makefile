@@ -24,7 +24,8 @@ deps-rust:
 	@command -v $(CARGO) >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs)"; exit 1; }
 
 test-rust: deps-rust
-	$(PYTHON) crates/keccakx/src/permutation/gen_asm.py --check
+	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
+	$(PYTHON) tools/module_cycles.py crates/keccakx/src
 	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
 
 TEST_TARGETS := test-rust $(TEST_TARGETS)

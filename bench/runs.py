@@ -3,8 +3,9 @@
 
     python3 bench/runs.py bench/results/cpu-A.json bench/results/cpu-B.json ...
 
-The 2-core VM shares its host (memory bandwidth, L3, boost clock) with other
-machines, so one run's ratio can move by 10 % at 64 MiB; this prints, per
+A VM shares its host (memory bandwidth, L3, boost clock) with other
+machines: one run's ratio was seen to move by 10 % at 64 MiB (bench/NOTES.md,
+"Measuring on a shared VM", says on which machine); this prints, per
 target, every run's ratio, their median, and whether the median meets it.
 The ratios come from bench/plot.py's target_rows (one definition).
 """

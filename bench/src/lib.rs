@@ -339,220 +339,266 @@ fn kx_threads(all: bool) {
     engine::set_threads(if all { 0 } else { 1 });
 }
 
+/// The implementations timed for `function` (one of [`FUNCTIONS`]),
+/// keccakx first; `all`: the thread count of the all-thread rows.
 fn cases_for(function: &'static str, all: usize, no_avx512: bool) -> Vec<Case<'static>> {
-    use keccakx::fips202::{Sha3_256, Shake128};
-    use keccakx::keccak::Keccak256;
-    use keccakx::rfc9861::Kt256;
-    use keccakx::sp800_185::ParallelHash128;
-    use sha3::digest::{Digest, ExtendableOutput, Update};
+    match function {
+        "SHA3-256" => sha3_256_cases(),
+        "SHAKE128" => shake128_cases(),
+        "Keccak-256" => keccak256_cases(),
+        "KT128" => kt128_cases(all, no_avx512),
+        "KT256" => kt256_cases(all),
+        "ParallelHash128" => parallelhash128_cases(all),
+        "batch SHA3-256 (64-B msgs)" => batch_sha3_256_cases(all),
+        _ => unreachable!("unknown benchmark function"),
+    }
+}
+
+/// SHA3-256: keccakx and its peers.
+fn sha3_256_cases() -> Vec<Case<'static>> {
+    use keccakx::fips202::Sha3_256;
+    use sha3::digest::Digest;
     use tiny_keccak::Hasher as _;
     let mut v: Vec<Case<'static>> = Vec::new();
-    match function {
-        "SHA3-256" => {
-            v.push(case("keccakx", 1, |d| {
-                black_box(Sha3_256::digest(d));
-            }));
-            #[cfg(feature = "openssl")]
-            {
-                let mut h =
-                    openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
-                v.push(case("OpenSSL", 1, move |d| {
-                    h.update(d).unwrap();
-                    black_box(h.finish().unwrap());
-                }));
-            }
-            v.push(case("RustCrypto sha3", 1, |d| {
-                black_box(sha3::Sha3_256::digest(d));
-            }));
-            v.push(case("tiny-keccak", 1, |d| {
-                let mut h = tiny_keccak::Sha3::v256();
+    v.push(case("keccakx", 1, |d| {
+        black_box(Sha3_256::digest(d));
+    }));
+    #[cfg(feature = "openssl")]
+    {
+        let mut h =
+            openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
+        v.push(case("OpenSSL", 1, move |d| {
+            h.update(d).unwrap();
+            black_box(h.finish().unwrap());
+        }));
+    }
+    v.push(case("RustCrypto sha3", 1, |d| {
+        black_box(sha3::Sha3_256::digest(d));
+    }));
+    v.push(case("tiny-keccak", 1, |d| {
+        let mut h = tiny_keccak::Sha3::v256();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize(&mut o);
+        black_box(o);
+    }));
+    v
+}
+
+/// SHAKE128: keccakx and its peers.
+fn shake128_cases() -> Vec<Case<'static>> {
+    use keccakx::fips202::Shake128;
+    use sha3::digest::{ExtendableOutput, Update};
+    use tiny_keccak::Hasher as _;
+    let mut v: Vec<Case<'static>> = Vec::new();
+    v.push(case("keccakx", 1, |d| {
+        let mut h = Shake128::new();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize_into(&mut o);
+        black_box(o);
+    }));
+    #[cfg(feature = "openssl")]
+    {
+        let mut h =
+            openssl::hash::Hasher::new(openssl::hash::MessageDigest::shake_128()).unwrap();
+        v.push(case("OpenSSL", 1, move |d| {
+            h.update(d).unwrap();
+            let mut o = [0u8; 32];
+            h.finish_xof(&mut o).unwrap();
+            black_box(o);
+        }));
+    }
+    v.push(case("RustCrypto shake", 1, |d| {
+        let mut h = shake::Shake128::default();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize_xof_into(&mut o);
+        black_box(o);
+    }));
+    v.push(case("tiny-keccak", 1, |d| {
+        let mut h = tiny_keccak::Shake::v128();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize(&mut o);
+        black_box(o);
+    }));
+    v
+}
+
+/// Keccak-256: keccakx and its peers.
+fn keccak256_cases() -> Vec<Case<'static>> {
+    use keccakx::keccak::Keccak256;
+    use sha3::digest::Digest;
+    use tiny_keccak::Hasher as _;
+    let mut v: Vec<Case<'static>> = Vec::new();
+    v.push(case("keccakx", 1, |d| {
+        black_box(Keccak256::digest(d));
+    }));
+    v.push(case("RustCrypto sha3", 1, |d| {
+        black_box(sha3::Keccak256::digest(d));
+    }));
+    v.push(case("tiny-keccak", 1, |d| {
+        let mut h = tiny_keccak::Keccak::v256();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize(&mut o);
+        black_box(o);
+    }));
+    v
+}
+
+/// KT128: keccakx and its peers.
+fn kt128_cases(all: usize, no_avx512: bool) -> Vec<Case<'static>> {
+    use sha3::digest::{ExtendableOutput, Update};
+    use tiny_keccak::Hasher as _;
+    let mut v: Vec<Case<'static>> = Vec::new();
+    for t in [1, all] {
+        v.push(case("keccakx", t, move |d| {
+            kx_threads(t > 1);
+            kt128_digest(d);
+        }));
+    }
+    v.push(case("RustCrypto k12", 1, |d| {
+        let mut h = k12::Kt128::default();
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize_xof_into(&mut o);
+        black_box(o);
+    }));
+    v.push(case("tiny-keccak", 1, |d| {
+        let mut h = tiny_keccak::KangarooTwelve::new(b"");
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize(&mut o);
+        black_box(o);
+    }));
+    // Without the switch XKCP would run its AVX-512 code.
+    #[cfg(feature = "xkcp")]
+    if !no_avx512 || cfg!(feature = "xkcp-avx2") {
+        v.push(case("XKCP K12", 1, |d| {
+            let mut h = kangarootwelve_xkcp::Hasher::new();
+            h.update(d);
+            black_box(h.finalize());
+        }));
+        if all > 1 {
+            v.push(case("XKCP K12", all, |d| {
+                let mut h = kangarootwelve_xkcp::Hasher::new_rayon();
                 h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize(&mut o);
-                black_box(o);
+                black_box(h.finalize());
             }));
         }
-        "SHAKE128" => {
-            v.push(case("keccakx", 1, |d| {
-                let mut h = Shake128::new();
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize_into(&mut o);
-                black_box(o);
-            }));
-            #[cfg(feature = "openssl")]
-            {
-                let mut h =
-                    openssl::hash::Hasher::new(openssl::hash::MessageDigest::shake_128()).unwrap();
-                v.push(case("OpenSSL", 1, move |d| {
-                    h.update(d).unwrap();
-                    let mut o = [0u8; 32];
-                    h.finish_xof(&mut o).unwrap();
-                    black_box(o);
-                }));
-            }
-            v.push(case("RustCrypto shake", 1, |d| {
-                let mut h = shake::Shake128::default();
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize_xof_into(&mut o);
-                black_box(o);
-            }));
-            v.push(case("tiny-keccak", 1, |d| {
-                let mut h = tiny_keccak::Shake::v128();
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize(&mut o);
-                black_box(o);
-            }));
-        }
-        "Keccak-256" => {
-            v.push(case("keccakx", 1, |d| {
-                black_box(Keccak256::digest(d));
-            }));
-            v.push(case("RustCrypto sha3", 1, |d| {
-                black_box(sha3::Keccak256::digest(d));
-            }));
-            v.push(case("tiny-keccak", 1, |d| {
-                let mut h = tiny_keccak::Keccak::v256();
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize(&mut o);
-                black_box(o);
-            }));
-        }
-        "KT128" => {
-            for t in [1, all] {
-                v.push(case("keccakx", t, move |d| {
-                    kx_threads(t > 1);
-                    kt128_digest(d);
-                }));
-            }
-            v.push(case("RustCrypto k12", 1, |d| {
-                let mut h = k12::Kt128::default();
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize_xof_into(&mut o);
-                black_box(o);
-            }));
-            v.push(case("tiny-keccak", 1, |d| {
-                let mut h = tiny_keccak::KangarooTwelve::new(b"");
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize(&mut o);
-                black_box(o);
-            }));
-            // Without the switch XKCP would run its AVX-512 code.
-            #[cfg(feature = "xkcp")]
-            if !no_avx512 || cfg!(feature = "xkcp-avx2") {
-                v.push(case("XKCP K12", 1, |d| {
-                    let mut h = kangarootwelve_xkcp::Hasher::new();
-                    h.update(d);
-                    black_box(h.finalize());
-                }));
-                if all > 1 {
-                    v.push(case("XKCP K12", all, |d| {
-                        let mut h = kangarootwelve_xkcp::Hasher::new_rayon();
-                        h.update(d);
-                        black_box(h.finalize());
-                    }));
-                }
-            }
-            if !no_avx512 {
-                v.push(case("BLAKE3", 1, |d| {
-                    black_box(blake3::hash(d));
-                }));
-            }
-            if all > 1 && !no_avx512 {
-                v.push(case("BLAKE3", all, |d| {
-                    let mut h = blake3::Hasher::new();
-                    h.update_rayon(d);
-                    black_box(h.finalize());
-                }));
-            }
-        }
-        "KT256" => {
-            for t in [1, all] {
-                v.push(case("keccakx", t, move |d| {
-                    kx_threads(t > 1);
-                    let mut h = Kt256::new(b"");
-                    h.update(d);
-                    let mut o = [0u8; 64];
-                    h.finalize_into(&mut o);
-                    black_box(o);
-                }));
-            }
-            v.push(case("RustCrypto k12", 1, |d| {
-                let mut h = k12::Kt256::default();
-                h.update(d);
-                let mut o = [0u8; 64];
-                h.finalize_xof_into(&mut o);
-                black_box(o);
-            }));
-        }
-        "ParallelHash128" => {
-            for t in [1, all] {
-                v.push(case("keccakx", t, move |d| {
-                    kx_threads(t > 1);
-                    let mut h = ParallelHash128::new(8192, b"").unwrap();
-                    h.update(d);
-                    let mut o = [0u8; 32];
-                    h.finalize_into(&mut o);
-                    black_box(o);
-                }));
-            }
-            v.push(case("tiny-keccak", 1, |d| {
-                let mut h = tiny_keccak::ParallelHash::v128(b"", 8192);
-                h.update(d);
-                let mut o = [0u8; 32];
-                h.finalize(&mut o);
-                black_box(o);
-            }));
-        }
-        "batch SHA3-256 (64-B msgs)" => {
-            for t in [1, all] {
-                let mut out = Vec::new();
-                v.push(case("keccakx batch", t, move |d| {
-                    kx_threads(t > 1);
-                    batch_sha3_256(d, &mut out);
-                }));
-            }
-            v.push(case("keccakx one-at-a-time", 1, |d| {
-                for m in d.chunks(64) {
-                    black_box(Sha3_256::digest(m));
-                }
-            }));
-            #[cfg(feature = "openssl")]
-            {
-                let mut h =
-                    openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
-                v.push(case("OpenSSL one-at-a-time", 1, move |d| {
-                    for m in d.chunks(64) {
-                        h.update(m).unwrap();
-                        black_box(h.finish().unwrap());
-                    }
-                }));
-            }
-            v.push(case("RustCrypto sha3 one-at-a-time", 1, |d| {
-                for m in d.chunks(64) {
-                    black_box(sha3::Sha3_256::digest(m));
-                }
-            }));
-            v.push(case("tiny-keccak one-at-a-time", 1, |d| {
-                for m in d.chunks(64) {
-                    let mut h = tiny_keccak::Sha3::v256();
-                    h.update(m);
-                    let mut o = [0u8; 32];
-                    h.finalize(&mut o);
-                    black_box(o);
-                }
-            }));
-        }
-        _ => unreachable!("unknown benchmark function"),
+    }
+    if !no_avx512 {
+        v.push(case("BLAKE3", 1, |d| {
+            black_box(blake3::hash(d));
+        }));
+    }
+    if all > 1 && !no_avx512 {
+        v.push(case("BLAKE3", all, |d| {
+            let mut h = blake3::Hasher::new();
+            h.update_rayon(d);
+            black_box(h.finalize());
+        }));
     }
     v
 }
 
+/// KT256: keccakx and its peers.
+fn kt256_cases(all: usize) -> Vec<Case<'static>> {
+    use keccakx::rfc9861::Kt256;
+    use sha3::digest::{ExtendableOutput, Update};
+    let mut v: Vec<Case<'static>> = Vec::new();
+    for t in [1, all] {
+        v.push(case("keccakx", t, move |d| {
+            kx_threads(t > 1);
+            let mut h = Kt256::new(b"");
+            h.update(d);
+            let mut o = [0u8; 64];
+            h.finalize_into(&mut o);
+            black_box(o);
+        }));
+    }
+    v.push(case("RustCrypto k12", 1, |d| {
+        let mut h = k12::Kt256::default();
+        h.update(d);
+        let mut o = [0u8; 64];
+        h.finalize_xof_into(&mut o);
+        black_box(o);
+    }));
+    v
+}
+
+/// ParallelHash128: keccakx and its peers.
+fn parallelhash128_cases(all: usize) -> Vec<Case<'static>> {
+    use keccakx::sp800_185::ParallelHash128;
+    use tiny_keccak::Hasher as _;
+    let mut v: Vec<Case<'static>> = Vec::new();
+    for t in [1, all] {
+        v.push(case("keccakx", t, move |d| {
+            kx_threads(t > 1);
+            let mut h = ParallelHash128::new(8192, b"").unwrap();
+            h.update(d);
+            let mut o = [0u8; 32];
+            h.finalize_into(&mut o);
+            black_box(o);
+        }));
+    }
+    v.push(case("tiny-keccak", 1, |d| {
+        let mut h = tiny_keccak::ParallelHash::v128(b"", 8192);
+        h.update(d);
+        let mut o = [0u8; 32];
+        h.finalize(&mut o);
+        black_box(o);
+    }));
+    v
+}
+
+/// batch SHA3-256 (64-B msgs): keccakx and its peers.
+fn batch_sha3_256_cases(all: usize) -> Vec<Case<'static>> {
+    use keccakx::fips202::Sha3_256;
+    use sha3::digest::Digest;
+    use tiny_keccak::Hasher as _;
+    let mut v: Vec<Case<'static>> = Vec::new();
+    for t in [1, all] {
+        let mut out = Vec::new();
+        v.push(case("keccakx batch", t, move |d| {
+            kx_threads(t > 1);
+            batch_sha3_256(d, &mut out);
+        }));
+    }
+    v.push(case("keccakx one-at-a-time", 1, |d| {
+        for m in d.chunks(64) {
+            black_box(Sha3_256::digest(m));
+        }
+    }));
+    #[cfg(feature = "openssl")]
+    {
+        let mut h =
+            openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
+        v.push(case("OpenSSL one-at-a-time", 1, move |d| {
+            for m in d.chunks(64) {
+                h.update(m).unwrap();
+                black_box(h.finish().unwrap());
+            }
+        }));
+    }
+    v.push(case("RustCrypto sha3 one-at-a-time", 1, |d| {
+        for m in d.chunks(64) {
+            black_box(sha3::Sha3_256::digest(m));
+        }
+    }));
+    v.push(case("tiny-keccak one-at-a-time", 1, |d| {
+        for m in d.chunks(64) {
+            let mut h = tiny_keccak::Sha3::v256();
+            h.update(m);
+            let mut o = [0u8; 32];
+            h.finalize(&mut o);
+            black_box(o);
+        }
+    }));
+    v
+}
 /// Functions in the run, in order.
 pub const FUNCTIONS: [&str; 7] = [
     "SHA3-256",
@@ -669,7 +715,7 @@ pub fn run_with(
     let scaling = run_scaling(opts, all, &sizes, &data, &mut progress_scaling);
     engine::set_threads(0);
     let engine_name = engine::current().name().to_string();
-    let single_name = keccakx::permutation::single::best().name();
+    let single_name = keccakx::permutation::best_single().name();
     let permutations = if opts.filter.is_none() || opts.filter.as_deref() == Some("perm") {
         run_permutations(opts.quick, opts.no_avx512)
     } else {

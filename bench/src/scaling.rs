@@ -1,10 +1,11 @@
 //! Multi-core scaling measured against what the host gives at that moment.
 //!
-//! The 2-vCPU VM the project measures on shares its host: for seconds at a
-//! time the second vCPU runs at a fraction of its speed, so two cases timed
-//! a second apart (the main table's 1-thread and all-thread rows) can differ
+//! A virtual machine shares its host: for seconds at a time a second vCPU
+//! can run at a fraction of its speed, so two cases timed a second apart
+//! (the main table's 1-thread and all-thread rows) were measured to differ
 //! by 1.1× to 1.9× with no change in the code (bench/NOTES.md, "Two threads
-//! on a shared host"). Here each round times, back to back:
+//! on a shared host", says on which machine). Here each round times, back
+//! to back:
 //! - `one`: the 1-thread call;
 //! - `all`: the all-thread call;
 //! - `ceiling`: the 1-thread call run on every core at once, one

@@ -320,8 +320,9 @@ fn main() {
     // 64 KiB: long enough for the per-byte rate to settle, short enough (well
     // under a millisecond for most rows) that a run is rarely cut by the
     // scheduler; 256 KiB runs of the slow scalar rows took 5-10 ms and their
-    // medians were inflated up to 5x by preemption on the shared VM (see
-    // examples/long_messages.rs: median vs minimum of 256 KiB runs).
+    // medians were inflated up to 5x by preemption on a shared VM (see
+    // examples/long_messages.rs: median vs minimum of 256 KiB runs; the
+    // machine is in bench/NOTES.md).
     let long = vec![0xa5u8; if quick { 16 * 1024 } else { 64 * 1024 }];
     let mut tpcs = vec![tpc];
 

@@ -382,6 +382,14 @@ struct Column {
     describe: String,
 }
 
+/// The JSON rows of the report, by table.
+#[derive(Default)]
+struct Rows {
+    tree_li: Vec<String>,
+    others: Vec<String>,
+    reference: Vec<String>,
+}
+
 fn run() -> Result<(), String> {
     let opt = parse_args()?;
     // Fail now, not after the run, if the result cannot be written.
@@ -395,14 +403,39 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", opt.out.display()))?;
     let load_before = loadavg();
     let started = Instant::now();
-    let ref_sizes: Vec<usize> = REF_SIZES
-        .iter()
-        .copied()
-        .filter(|&s| !opt.quick || s <= 32 << 20)
-        .collect();
+    let columns = engine_columns()?;
+    eprintln!(
+        "tree2011: engines {} / {} / {}; {} runs per case; load {load_before}",
+        columns[0].describe, columns[1].describe, columns[2].describe, opt.runs
+    );
 
-    // Engines: scalar, the best SIMD engine of this CPU, and the best on
-    // every core.
+    let mut rows = Rows::default();
+    let mut file_paths = Vec::new();
+    let result = PAPER_SIZES
+        .iter()
+        .try_for_each(|&size| paper_size(&opt, &columns, size, &mut rows, &mut file_paths));
+    for p in &file_paths {
+        let _ = std::fs::remove_file(p);
+    }
+    result?;
+    reference_timings(&opt, columns[0].engine, &mut rows)?;
+
+    let json = report_json(&opt, &columns, &rows, &load_before, started);
+    if let Some(dir) = opt.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&opt.out, json).map_err(|e| format!("writing {}: {e}", opt.out.display()))?;
+    eprintln!(
+        "tree2011: wrote {} in {:.0} s",
+        opt.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The three engine columns: scalar, the best SIMD engine of this CPU, and
+/// the best on every core.
+fn engine_columns() -> Result<[Column; 3], String> {
     engine::set_threads(0);
     let best: &'static dyn Engine = engine::available()
         .next()
@@ -414,7 +447,7 @@ fn run() -> Result<(), String> {
     static THREADS: std::sync::OnceLock<Threads> = std::sync::OnceLock::new();
     let threads: &'static dyn Engine = THREADS.get_or_init(|| Threads::new(best));
     let all = engine::effective_threads();
-    let columns = [
+    Ok([
         Column {
             key: "scalar-1t",
             engine: scalar,
@@ -433,146 +466,171 @@ fn run() -> Result<(), String> {
             threads: all,
             describe: format!("{} engine on {all} threads (rayon)", best.name()),
         },
-    ];
-    eprintln!(
-        "tree2011: engines {} / {} / {}; {} runs per case; load {load_before}",
-        columns[0].describe, columns[1].describe, columns[2].describe, opt.runs
-    );
+    ])
+}
 
-    let mut tree_rows = Vec::new();
-    let mut other_rows = Vec::new();
-    let mut file_paths = Vec::new();
-    let result = (|| -> Result<(), String> {
-        for &size in &PAPER_SIZES {
-            let data = content(size);
-            let path = opt.tmpdir.join(format!("keccakx-tree2011-{size}.bin"));
-            if opt.files {
-                std::fs::write(&path, &data)
-                    .map_err(|e| format!("writing {}: {e}", path.display()))?;
-                file_paths.push(path.clone());
-                // Into the page cache (and check it reads back).
-                if read_file(&path)? != data {
-                    return Err(format!("{} did not read back equal", path.display()));
-                }
-            }
-            for set in ["paper", "sha3-256"] {
-                for &h in &HEIGHTS {
-                    let p = params(set, h);
-                    let leaves = p.leaves().unwrap_or(0);
-                    let mut digest: Option<Vec<u8>> = None;
-                    for col in &columns {
-                        let (t, d) = measure(opt.runs, || tree(col.engine, &p, &data))?;
-                        if let Some(prev) = &digest {
-                            if *prev != d {
-                                return Err(format!(
-                                    "engines disagree: {set} H={h} size={size}: {} gives {}, scalar {}",
-                                    col.key,
-                                    hex(&d),
-                                    hex(prev)
-                                ));
-                            }
-                        }
-                        eprintln!(
-                            "  {set:8} H={h} {size:>10} B {:10} memory {:9.4} s",
-                            col.key,
-                            t.median()
-                        );
-                        tree_rows.push(format!(
-                            "{{\"params\": {}, \"r\": {}, \"c\": {}, \"D\": {DEGREE}, \"H\": {h}, \"leaves\": {leaves}, \"size\": {size}, \"engine\": {}, \"engine_name\": {}, \"threads\": {}, \"source\": \"memory\", \"digest\": {}, {}}}",
-                            jstr(set), p.rate_bits, p.capacity_bits, jstr(col.key), jstr(col.engine.name()), col.threads,
-                            jstr(&hex(&d)), t.json(size)
-                        ));
-                        digest = Some(d);
-                    }
-                    if opt.files {
-                        // End to end: read the file (page cache) and hash it
-                        // on every core.
-                        let col = &columns[2];
-                        let (t, d) =
-                            measure(opt.runs, || tree(col.engine, &p, &read_file(&path)?))?;
-                        if Some(&d) != digest.as_ref() {
-                            return Err(format!("file digest differs: {set} H={h} size={size}"));
-                        }
-                        eprintln!(
-                            "  {set:8} H={h} {size:>10} B {:10} file   {:9.4} s",
-                            col.key,
-                            t.median()
-                        );
-                        tree_rows.push(format!(
-                            "{{\"params\": {}, \"r\": {}, \"c\": {}, \"D\": {DEGREE}, \"H\": {h}, \"leaves\": {leaves}, \"size\": {size}, \"engine\": {}, \"engine_name\": {}, \"threads\": {}, \"source\": \"file\", \"digest\": {}, {}}}",
-                            jstr(set), p.rate_bits, p.capacity_bits, jstr(col.key), jstr(col.engine.name()), col.threads,
-                            jstr(&hex(&d)), t.json(size)
-                        ));
-                    }
-                }
-            }
-            // MD5 and SHA3-256 on the same data.
-            type Fun = fn(&[u8]) -> Result<Vec<u8>, String>;
-            let others: [(&str, Fun); 3] = [
-                ("md5-openssl", md5),
-                ("sha3-256-openssl", sha3_openssl),
-                ("sha3-256-keccakx", |m| Ok(Sha3_256::digest(m).to_vec())),
-            ];
-            for (name, f) in others {
-                let (t, d) = measure(opt.runs, || f(&data))?;
-                eprintln!("  {name:17} {size:>10} B memory {:9.4} s", t.median());
-                other_rows.push(format!(
-                    "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"memory\", \"digest\": {}, {}}}",
-                    jstr(name), jstr(&hex(&d)), t.json(size)
-                ));
-                if opt.files {
-                    let (t, fd) = measure(opt.runs, || f(&read_file(&path)?))?;
-                    if fd != d {
-                        return Err(format!("{name}: file digest differs at size {size}"));
-                    }
-                    eprintln!("  {name:17} {size:>10} B file   {:9.4} s", t.median());
-                    other_rows.push(format!(
-                        "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"file\", \"digest\": {}, {}}}",
-                        jstr(name), jstr(&hex(&d)), t.json(size)
-                    ));
-                }
-            }
-            // A copy of the message into a fresh buffer: the memory traffic
-            // of the one-shot tree LI's leaf gathering (tree_li.rs copies
-            // every leaf's interleaved blocks into one buffer before hashing).
-            let (t, _) = measure(opt.runs, || {
-                let v = std::hint::black_box(data.to_vec());
-                Ok(vec![v[v.len() / 2]])
-            })?;
-            eprintln!(
-                "  copy-only         {size:>10} B memory {:9.4} s",
-                t.median()
-            );
-            other_rows.push(format!(
-                "{{\"algorithm\": \"copy-only\", \"size\": {size}, \"source\": \"memory\", \"digest\": \"\", {}}}",
-                t.json(size)
-            ));
-            if opt.files {
-                // The read alone: the I/O share of the end-to-end figures.
-                let (t, _) = measure(opt.runs, || read_file(&path).map(|v| vec![v.len() as u8]))?;
-                other_rows.push(format!(
-                    "{{\"algorithm\": \"read-only\", \"size\": {size}, \"source\": \"file\", \"digest\": \"\", {}}}",
-                    t.json(size)
+/// Everything measured on one of the paper's sizes: tree LI at every height
+/// on every column (and from a file), MD5 and SHA3-256, a copy, a read.
+/// Files written are added to `file_paths` (the caller removes them).
+fn paper_size(
+    opt: &Options,
+    columns: &[Column; 3],
+    size: usize,
+    rows: &mut Rows,
+    file_paths: &mut Vec<PathBuf>,
+) -> Result<(), String> {
+    let data = content(size);
+    let path = opt.tmpdir.join(format!("keccakx-tree2011-{size}.bin"));
+    if opt.files {
+        std::fs::write(&path, &data).map_err(|e| format!("writing {}: {e}", path.display()))?;
+        file_paths.push(path.clone());
+        // Into the page cache (and check it reads back).
+        if read_file(&path)? != data {
+            return Err(format!("{} did not read back equal", path.display()));
+        }
+    }
+    for set in ["paper", "sha3-256"] {
+        for &h in &HEIGHTS {
+            tree_height(opt, columns, set, h, &data, &path, rows)?;
+        }
+    }
+    other_functions(opt, &data, &path, rows)?;
+    copy_and_read(opt, &data, &path, rows)
+}
+
+/// Tree LI with parameter set `set` at height `h` on `data`: every column
+/// (their digests must agree), then from the file on every core.
+fn tree_height(
+    opt: &Options,
+    columns: &[Column; 3],
+    set: &str,
+    h: usize,
+    data: &[u8],
+    path: &Path,
+    rows: &mut Rows,
+) -> Result<(), String> {
+    let size = data.len();
+    let p = params(set, h);
+    let leaves = p.leaves().unwrap_or(0);
+    let mut digest: Option<Vec<u8>> = None;
+    for col in columns {
+        let (t, d) = measure(opt.runs, || tree(col.engine, &p, data))?;
+        if let Some(prev) = &digest {
+            if *prev != d {
+                return Err(format!(
+                    "engines disagree: {set} H={h} size={size}: {} gives {}, scalar {}",
+                    col.key,
+                    hex(&d),
+                    hex(prev)
                 ));
             }
         }
-        Ok(())
-    })();
-    for p in &file_paths {
-        let _ = std::fs::remove_file(p);
+        eprintln!(
+            "  {set:8} H={h} {size:>10} B {:10} memory {:9.4} s",
+            col.key,
+            t.median()
+        );
+        rows.tree_li.push(format!(
+            "{{\"params\": {}, \"r\": {}, \"c\": {}, \"D\": {DEGREE}, \"H\": {h}, \"leaves\": {leaves}, \"size\": {size}, \"engine\": {}, \"engine_name\": {}, \"threads\": {}, \"source\": \"memory\", \"digest\": {}, {}}}",
+            jstr(set), p.rate_bits, p.capacity_bits, jstr(col.key), jstr(col.engine.name()), col.threads,
+            jstr(&hex(&d)), t.json(size)
+        ));
+        digest = Some(d);
     }
-    result?;
+    if opt.files {
+        // End to end: read the file (page cache) and hash it on every core.
+        let col = &columns[2];
+        let (t, d) = measure(opt.runs, || tree(col.engine, &p, &read_file(path)?))?;
+        if Some(&d) != digest.as_ref() {
+            return Err(format!("file digest differs: {set} H={h} size={size}"));
+        }
+        eprintln!(
+            "  {set:8} H={h} {size:>10} B {:10} file   {:9.4} s",
+            col.key,
+            t.median()
+        );
+        rows.tree_li.push(format!(
+            "{{\"params\": {}, \"r\": {}, \"c\": {}, \"D\": {DEGREE}, \"H\": {h}, \"leaves\": {leaves}, \"size\": {size}, \"engine\": {}, \"engine_name\": {}, \"threads\": {}, \"source\": \"file\", \"digest\": {}, {}}}",
+            jstr(set), p.rate_bits, p.capacity_bits, jstr(col.key), jstr(col.engine.name()), col.threads,
+            jstr(&hex(&d)), t.json(size)
+        ));
+    }
+    Ok(())
+}
 
-    // The paper's reference CPU timings: sequential Keccak (H = 0), 128 KiB
-    // .. 128 MiB, with MD5 beside it.
-    let mut ref_rows = Vec::new();
-    for &size in &ref_sizes {
+/// MD5 and SHA3-256 on the same data (and from the file).
+fn other_functions(opt: &Options, data: &[u8], path: &Path, rows: &mut Rows) -> Result<(), String> {
+    let size = data.len();
+    type Fun = fn(&[u8]) -> Result<Vec<u8>, String>;
+    let others: [(&str, Fun); 3] = [
+        ("md5-openssl", md5),
+        ("sha3-256-openssl", sha3_openssl),
+        ("sha3-256-keccakx", |m| Ok(Sha3_256::digest(m).to_vec())),
+    ];
+    for (name, f) in others {
+        let (t, d) = measure(opt.runs, || f(data))?;
+        eprintln!("  {name:17} {size:>10} B memory {:9.4} s", t.median());
+        rows.others.push(format!(
+            "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"memory\", \"digest\": {}, {}}}",
+            jstr(name), jstr(&hex(&d)), t.json(size)
+        ));
+        if opt.files {
+            let (t, fd) = measure(opt.runs, || f(&read_file(path)?))?;
+            if fd != d {
+                return Err(format!("{name}: file digest differs at size {size}"));
+            }
+            eprintln!("  {name:17} {size:>10} B file   {:9.4} s", t.median());
+            rows.others.push(format!(
+                "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"file\", \"digest\": {}, {}}}",
+                jstr(name), jstr(&hex(&d)), t.json(size)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A copy of the message into a fresh buffer: the memory traffic of the
+/// one-shot tree LI's leaf gathering (tree_li.rs copies every leaf's
+/// interleaved blocks into one buffer before hashing); and the file's read
+/// alone, the I/O share of the end-to-end figures.
+fn copy_and_read(opt: &Options, data: &[u8], path: &Path, rows: &mut Rows) -> Result<(), String> {
+    let size = data.len();
+    let (t, _) = measure(opt.runs, || {
+        let v = std::hint::black_box(data.to_vec());
+        Ok(vec![v[v.len() / 2]])
+    })?;
+    eprintln!(
+        "  copy-only         {size:>10} B memory {:9.4} s",
+        t.median()
+    );
+    rows.others.push(format!(
+        "{{\"algorithm\": \"copy-only\", \"size\": {size}, \"source\": \"memory\", \"digest\": \"\", {}}}",
+        t.json(size)
+    ));
+    if opt.files {
+        let (t, _) = measure(opt.runs, || read_file(path).map(|v| vec![v.len() as u8]))?;
+        rows.others.push(format!(
+            "{{\"algorithm\": \"read-only\", \"size\": {size}, \"source\": \"file\", \"digest\": \"\", {}}}",
+            t.json(size)
+        ));
+    }
+    Ok(())
+}
+
+/// The paper's reference CPU timings: sequential Keccak (H = 0) on the
+/// scalar engine, 128 KiB .. 128 MiB, with MD5 beside it.
+fn reference_timings(opt: &Options, scalar: &dyn Engine, rows: &mut Rows) -> Result<(), String> {
+    let ref_sizes = REF_SIZES
+        .iter()
+        .copied()
+        .filter(|&s| !opt.quick || s <= 32 << 20);
+    for size in ref_sizes {
         let data = content(size);
         for set in ["paper", "sha3-256"] {
             let p = params(set, 0);
             let (t, d) = measure(opt.runs, || tree(scalar, &p, &data))?;
             eprintln!("  ref {set:8} H=0 {size:>10} B {:9.4} s", t.median());
-            ref_rows.push(format!(
+            rows.reference.push(format!(
                 "{{\"algorithm\": {}, \"r\": {}, \"c\": {}, \"size\": {size}, \"digest\": {}, {}}}",
                 jstr(&format!("keccak-sequential-{set}")),
                 p.rate_bits,
@@ -583,13 +641,23 @@ fn run() -> Result<(), String> {
         }
         let (t, d) = measure(opt.runs, || md5(&data))?;
         eprintln!("  ref md5          {size:>10} B {:9.4} s", t.median());
-        ref_rows.push(format!(
+        rows.reference.push(format!(
             "{{\"algorithm\": \"md5-openssl\", \"r\": null, \"c\": null, \"size\": {size}, \"digest\": {}, {}}}",
             jstr(&hex(&d)),
             t.json(size)
         ));
     }
+    Ok(())
+}
 
+/// The report: settings, machine, columns and the three tables.
+fn report_json(
+    opt: &Options,
+    columns: &[Column; 3],
+    rows: &Rows,
+    load_before: &str,
+    started: Instant,
+) -> String {
     let cols: Vec<String> = columns
         .iter()
         .map(|c| {
@@ -602,31 +670,21 @@ fn run() -> Result<(), String> {
             )
         })
         .collect();
-    let json = format!(
+    format!(
         "{{\n\"benchmark\": \"tree2011\",\n\"what\": \"CPU half of Table 1 of the 2011 GPU Keccak tree-mode paper: tree LI D=4 H=0..4, MD5, SHA3-256; reference sequential Keccak 128 KiB..128 MiB\",\n\"date\": {},\n{},\n\"machine\": {},\n\"loadavg_after\": {},\n\"wall_s\": {:.1},\n\"settings\": {{\"runs\": {}, \"warmup_runs\": 1, \"min_case_s\": {MIN_CASE_SECS}, \"max_runs\": {MAX_RUNS}, \"quick\": {}, \"files\": {}, \"out_len\": {OUT_LEN}, \"content\": \"xorshift64* seed 0x20115EEDCAFEF00D\"}},\n\"gpu\": \"not measured: no GPU lent to this run\",\n\"columns\": {{{}}},\n\"tree_li\": [\n{}\n],\n\"others\": [\n{}\n],\n\"reference\": [\n{}\n]\n}}\n",
         jstr(&utc_now()),
         commit_json(),
-        machine_json(&load_before),
+        machine_json(load_before),
         jstr(&loadavg()),
         started.elapsed().as_secs_f64(),
         opt.runs,
         opt.quick,
         opt.files,
         cols.join(", "),
-        tree_rows.join(",\n"),
-        other_rows.join(",\n"),
-        ref_rows.join(",\n"),
-    );
-    if let Some(dir) = opt.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-    }
-    std::fs::write(&opt.out, json).map_err(|e| format!("writing {}: {e}", opt.out.display()))?;
-    eprintln!(
-        "tree2011: wrote {} in {:.0} s",
-        opt.out.display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+        rows.tree_li.join(",\n"),
+        rows.others.join(",\n"),
+        rows.reference.join(",\n"),
+    )
 }
 
 fn main() -> ExitCode {

@@ -311,7 +311,7 @@ pub fn steps(row: Row) -> Step {
         Row::Keccak256 => {
             fn rows(s: &mut Scratch, r: core::ops::Range<usize>) {
                 let a: [u64; 25] = s.words[..25].try_into().unwrap();
-                let rho = keccakx::permutation::generic::rho_offsets();
+                let rho = keccakx::permutation::golden::rho_offsets();
                 let mut out = [0u64; 25];
                 crate::keccak::round_rows(&a, r, 1, &rho, |i, v| out[i] = v);
                 for (w, o) in s.words.iter_mut().zip(out) {

@@ -6,7 +6,6 @@
 use std::sync::OnceLock;
 
 use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
-use keccakx::sp800_185::{left_encode, right_encode};
 
 /// The default `-a`.
 pub const DEFAULT_ALGORITHM: &str = "sha3-256";
@@ -139,40 +138,10 @@ pub fn find_tag(tag: &str) -> Option<&'static AlgInfo> {
 /// Keep only the parameters `info` takes (for tagged `--check` lines whose
 /// algorithm differs from `-a`); the length is left to the caller.
 pub fn params_for(info: &AlgInfo, p: &Params) -> Params {
-    let mut q = Params::default();
-    if let Family::Registry(r) = info.family {
-        let takes = |x: Param| r.accepts(x);
-        if takes(Param::Customization) {
-            q.customization = p.customization.clone();
-        }
-        if takes(Param::FunctionName) {
-            q.function_name = p.function_name.clone();
-        }
-        if takes(Param::Key) {
-            q.key = p.key.clone();
-        }
-        if takes(Param::BlockSize) {
-            q.block_size = p.block_size;
-        }
-        if takes(Param::Domain) {
-            q.domain = p.domain;
-        }
-        if r.accepts_rate() {
-            q.rate = p.rate;
-            q.capacity = p.capacity;
-        }
-        if takes(Param::Sponge) {
-            q.width = p.width;
-            q.rounds = p.rounds;
-            q.suffix = p.suffix;
-        }
-        if takes(Param::Tree) {
-            q.degree = p.degree;
-            q.height = p.height;
-            q.prefix = p.prefix.clone();
-        }
+    match info.family {
+        Family::Registry(r) => p.kept_for(r),
+        Family::Finalist(_) => Params::default(),
     }
-    q
 }
 
 /// A fully parameterised algorithm, shared by every file it hashes.
@@ -188,15 +157,9 @@ pub struct Algo {
 
 #[derive(Clone)]
 enum Kind {
-    /// Any registry function fed in pieces.
+    /// Any registry function fed in pieces (TupleHash: the whole input is
+    /// one tuple element, its length announced first).
     Stream(Hasher),
-    /// TupleHash of the 1-tuple (whole input): encode_string needs the input
-    /// length first, so it runs as cSHAKE(N = "TupleHash", S) over
-    /// left_encode(8·len) || input || right_encode(L) (SP 800-185 §5.2).
-    Tuple {
-        cshake: Hasher,
-        l_bits: u128,
-    },
     Finalist(finalists::Algorithm),
 }
 
@@ -207,47 +170,10 @@ impl Algo {
         let (out_len, kind) = match info.family {
             Family::Registry(r) => {
                 let proto = Hasher::new(r.name, params).map_err(|e| format!("-a {name}: {e}"))?;
-                let out_len = proto.output_len();
-                let kind = if name.starts_with("tuplehash") {
-                    let cp = Params {
-                        length: Some(out_len),
-                        function_name: b"TupleHash".to_vec(),
-                        customization: params.customization.clone(),
-                        ..Params::default()
-                    };
-                    let base = if name.ends_with("256") {
-                        "cshake256"
-                    } else {
-                        "cshake128"
-                    };
-                    let cshake = Hasher::new(base, &cp).map_err(|e| format!("-a {name}: {e}"))?;
-                    let xof = r.xof;
-                    Kind::Tuple {
-                        cshake,
-                        l_bits: if xof { 0 } else { out_len as u128 * 8 },
-                    }
-                } else {
-                    Kind::Stream(proto)
-                };
-                (out_len, kind)
+                (proto.output_len(), Kind::Stream(proto))
             }
             Family::Finalist(f) => {
-                let r = params;
-                let any = r.length.is_some_and(|l| l != f.output_len())
-                    || !r.customization.is_empty()
-                    || !r.function_name.is_empty()
-                    || r.key.is_some()
-                    || r.block_size.is_some()
-                    || r.domain.is_some()
-                    || r.width.is_some()
-                    || r.rate.is_some()
-                    || r.capacity.is_some()
-                    || r.rounds.is_some()
-                    || r.suffix.is_some()
-                    || r.degree.is_some()
-                    || r.height.is_some()
-                    || r.prefix.is_some();
-                if any {
+                if params.given(f.output_len()).next().is_some() {
                     return Err(format!(
                         "-a {name}: this algorithm takes no parameters (fixed {}-byte output)",
                         f.output_len()
@@ -271,7 +197,7 @@ impl Algo {
 
     /// Whether the input length must be known before the first byte.
     pub fn needs_length(&self) -> bool {
-        matches!(self.kind, Kind::Tuple { .. })
+        matches!(self.info.family, Family::Registry(r) if r.needs_input_length())
     }
 
     /// A hasher for one input of `len` bytes (`len` is required when
@@ -279,23 +205,13 @@ impl Algo {
     /// end is reported by [`Stream::finish`]).
     pub fn start(&self, len: Option<u64>) -> Stream {
         let inner = match &self.kind {
-            Kind::Stream(h) => Inner::Reg(h.clone()),
-            Kind::Tuple { cshake, l_bits } => {
-                let mut h = cshake.clone();
-                let n = len.unwrap_or(0);
-                h.update(left_encode(n as u128 * 8).as_ref());
-                return Stream {
-                    inner: Inner::Reg(h),
-                    tuple: Some(TupleState {
-                        l_bits: *l_bits,
-                        expected: n,
-                        seen: 0,
-                    }),
-                };
+            Kind::Stream(h) if self.needs_length() => {
+                Inner::Reg(h.clone().with_input_length(len.unwrap_or(0)))
             }
+            Kind::Stream(h) => Inner::Reg(h.clone()),
             Kind::Finalist(f) => Inner::Fin(finalists::new_hasher(*f, finalists::Impl::Parallel)),
         };
-        Stream { inner, tuple: None }
+        Stream { inner }
     }
 
     /// One-shot digest of an in-memory input.
@@ -307,12 +223,6 @@ impl Algo {
     }
 }
 
-struct TupleState {
-    l_bits: u128,
-    expected: u64,
-    seen: u64,
-}
-
 enum Inner {
     Reg(Hasher),
     Fin(Box<dyn finalists::DynHasher>),
@@ -321,14 +231,10 @@ enum Inner {
 /// A hasher in progress over one input.
 pub struct Stream {
     inner: Inner,
-    tuple: Option<TupleState>,
 }
 
 impl Stream {
     pub fn update(&mut self, data: &[u8]) {
-        if let Some(t) = &mut self.tuple {
-            t.seen += data.len() as u64;
-        }
         match &mut self.inner {
             Inner::Reg(h) => h.update(data),
             Inner::Fin(h) => h.update(data),
@@ -339,15 +245,10 @@ impl Stream {
     /// announced to [`Algo::start`] (a file that changed while being read).
     pub fn finish(self) -> Result<Vec<u8>, String> {
         match self.inner {
-            Inner::Reg(mut h) => {
-                if let Some(t) = &self.tuple {
-                    if t.seen != t.expected {
-                        return Err("file changed size while being read".into());
-                    }
-                    h.update(right_encode(t.l_bits).as_ref());
-                }
-                Ok(h.finalize())
-            }
+            // Only a TupleHash input announced with another length fails.
+            Inner::Reg(h) => h
+                .try_finalize()
+                .map_err(|_| "file changed size while being read".into()),
             Inner::Fin(h) => Ok(h.finalize()),
         }
     }

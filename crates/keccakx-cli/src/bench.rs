@@ -116,7 +116,7 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
 
 fn print_rows(rows: &[Row], json: bool) -> i32 {
     let engine = keccakx::engine::current().name();
-    let single = keccakx::permutation::single::best().name();
+    let single = keccakx::permutation::best_single().name();
     let threads = match keccakx::engine::threads() {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,

@@ -532,30 +532,8 @@ fn check_one(
             }
         };
         lineno += 1;
-        let (slot, task) = match line {
-            Line::TooLong => (Slot::Malformed(lineno, None), None),
-            Line::Text(raw) => {
-                if raw.first() == Some(&b'#') {
-                    continue;
-                }
-                let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
-                line = line.strip_suffix(b"\r").unwrap_or(line);
-                if line.is_empty() {
-                    continue;
-                }
-                match parser.parse(line, ctx) {
-                    Some(e) if !(list.is_stdin && e.name == b"-") => {
-                        match ctx.instance(e.info, e.expected.len()) {
-                            Ok(algo) => {
-                                let task: Task = Some((os_from_bytes(&e.name), algo));
-                                (Slot::Check(e), task)
-                            }
-                            Err(msg) => (Slot::Malformed(lineno, Some(msg)), None),
-                        }
-                    }
-                    _ => (Slot::Malformed(lineno, None), None),
-                }
-            }
+        let Some((slot, task)) = classify(line, lineno, &mut parser, ctx, list) else {
+            continue;
         };
         if ord.push(slot, task, &mut sink).is_break() {
             break;
@@ -565,6 +543,54 @@ fn check_one(
     if let Some(s) = stop {
         return Err(s);
     }
+    summarize(&c, read_error, opts, list, out)
+}
+
+/// What one line of the list asks for: a check (the entry and the file to
+/// hash with its algorithm) or a malformed line; None for a comment or an
+/// empty line.
+fn classify(
+    line: Line<'_>,
+    lineno: usize,
+    parser: &mut Parser,
+    ctx: &mut Context,
+    list: &List,
+) -> Option<(Slot, Task)> {
+    let raw = match line {
+        Line::TooLong => return Some((Slot::Malformed(lineno, None), None)),
+        Line::Text(raw) => raw,
+    };
+    if raw.first() == Some(&b'#') {
+        return None;
+    }
+    let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
+    line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.is_empty() {
+        return None;
+    }
+    Some(match parser.parse(line, ctx) {
+        Some(e) if !(list.is_stdin && e.name == b"-") => {
+            match ctx.instance(e.info, e.expected.len()) {
+                Ok(algo) => {
+                    let task: Task = Some((os_from_bytes(&e.name), algo));
+                    (Slot::Check(e), task)
+                }
+                Err(msg) => (Slot::Malformed(lineno, Some(msg)), None),
+            }
+        }
+        _ => (Slot::Malformed(lineno, None), None),
+    })
+}
+
+/// The end of one list: the read error or the summary warnings (as GNU),
+/// and whether the list passed.
+fn summarize(
+    c: &Counts,
+    read_error: Option<std::io::Error>,
+    opts: CheckOpts,
+    list: &List,
+    out: &mut Out,
+) -> Result<bool, Stop> {
     let label = list.label;
     if let Some(e) = read_error {
         // As GNU: the list could not be read to its end; no summary.

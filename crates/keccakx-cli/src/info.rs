@@ -37,34 +37,11 @@ pub fn list() -> i32 {
     }
 }
 
-fn cpu_features() -> Vec<&'static str> {
-    #[allow(unused_mut)]
-    let mut f: Vec<&'static str> = Vec::new();
-    #[cfg(target_arch = "x86_64")]
-    {
-        macro_rules! probe {
-            ($($name:tt),*) => { $( if std::arch::is_x86_feature_detected!($name) { f.push($name); } )* };
-        }
-        probe!(
-            "sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi1", "bmi2", "avx512f", "avx512vl",
-            "avx512bw", "avx512dq"
-        );
-    }
-    #[cfg(target_arch = "aarch64")]
-    {
-        macro_rules! probe {
-            ($($name:tt),*) => { $( if std::arch::is_aarch64_feature_detected!($name) { f.push($name); } )* };
-        }
-        probe!("neon", "sha3");
-    }
-    f
-}
-
 /// Version, CPU, engines, threads, GPUs.
 pub fn info(engine_source: &str) -> i32 {
     let mut t = Vec::new();
     let _ = writeln!(t, "keccakx {}", env!("CARGO_PKG_VERSION"));
-    let feats = cpu_features();
+    let feats = keccakx::permutation::cpu_features();
     let _ = writeln!(
         t,
         "cpu: {} ({})",
@@ -94,7 +71,7 @@ pub fn info(engine_source: &str) -> i32 {
     let _ = writeln!(
         t,
         "single state: {} (SHA-3 and the other sequential functions)",
-        keccakx::permutation::single::best().name()
+        keccakx::permutation::best_single().name()
     );
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())

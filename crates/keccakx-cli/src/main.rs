@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::sync::Arc;
 
 use clap::Parser;
+use keccakx::engine::EngineChoice;
 
 use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
 use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
@@ -61,25 +62,22 @@ fn setup(g: &GlobalArgs) -> Result<String, i32> {
         .build_global();
     keccakx::engine::set_threads(n);
     if let Some(name) = &g.engine {
-        if let Err(e) = keccakx::engine::set_engine(name) {
-            warn(&format!("--engine {name}: {e}"));
-            return Err(2);
-        }
-        return Ok(if name == "auto" {
-            "auto".into()
-        } else {
-            "--engine".into()
-        });
-    }
-    match std::env::var("KECCAKX_ENGINE") {
-        Ok(v) => match keccakx::engine::by_name(v.trim()) {
-            Ok(_) => Ok(format!("KECCAKX_ENGINE={v}")),
+        return match keccakx::engine::set_engine(name) {
+            Ok(EngineChoice::Auto) => Ok("auto".into()),
+            Ok(_) => Ok("--engine".into()),
             Err(e) => {
-                warn(&format!("KECCAKX_ENGINE={v}: {e}; using auto"));
-                Ok("auto".into())
+                warn(&format!("--engine {name}: {e}"));
+                Err(2)
             }
-        },
-        Err(_) => Ok("auto".into()),
+        };
+    }
+    match keccakx::engine::engine_from_env() {
+        Ok(Some(choice)) => Ok(format!("KECCAKX_ENGINE={}", choice.name())),
+        Ok(None) => Ok("auto".into()),
+        Err(msg) => {
+            warn(&format!("{msg}; using auto"));
+            Ok("auto".into())
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
+use keccakx::registry::{self, AlgorithmInfo, Field, Hasher, Param, Params};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -200,37 +200,28 @@ impl Req {
         Ok(r)
     }
 
-    /// Names of the parameters that were given.
-    fn given(&self) -> Vec<(&'static str, Option<Param>)> {
-        let mut v = Vec::new();
-        let mut push = |set: bool, name: &'static str, p: Option<Param>| {
-            if set {
-                v.push((name, p));
-            }
-        };
-        push(self.custom.is_some(), "custom", Some(Param::Customization));
-        push(
-            self.function_name.is_some(),
-            "function_name",
-            Some(Param::FunctionName),
-        );
-        push(self.key.is_some(), "key", Some(Param::Key));
-        push(
-            self.block_size.is_some(),
-            "block_size",
-            Some(Param::BlockSize),
-        );
-        push(self.domain.is_some(), "domain", Some(Param::Domain));
-        // Raw Keccak and tree LI take a rate and capacity (`accepts_rate`).
-        push(self.rate.is_some(), "rate", None);
-        push(self.capacity.is_some(), "capacity", None);
-        push(self.width.is_some(), "width", Some(Param::Sponge));
-        push(self.rounds.is_some(), "rounds", Some(Param::Sponge));
-        push(self.suffix.is_some(), "suffix", Some(Param::Sponge));
-        push(self.degree.is_some(), "degree", Some(Param::Tree));
-        push(self.height.is_some(), "height", Some(Param::Tree));
-        push(self.prefix.is_some(), "prefix", Some(Param::Tree));
-        v
+    /// The keywords that were given, with the registry field each one
+    /// sets (`digest_size`, the length, is checked apart).
+    fn given(&self) -> Vec<(&'static str, Field)> {
+        [
+            ("custom", self.custom.is_some(), Field::Customization),
+            ("function_name", self.function_name.is_some(), Field::FunctionName),
+            ("key", self.key.is_some(), Field::Key),
+            ("block_size", self.block_size.is_some(), Field::BlockSize),
+            ("domain", self.domain.is_some(), Field::Domain),
+            ("rate", self.rate.is_some(), Field::Rate),
+            ("capacity", self.capacity.is_some(), Field::Capacity),
+            ("width", self.width.is_some(), Field::Width),
+            ("rounds", self.rounds.is_some(), Field::Rounds),
+            ("suffix", self.suffix.is_some(), Field::Suffix),
+            ("degree", self.degree.is_some(), Field::Degree),
+            ("height", self.height.is_some(), Field::Height),
+            ("prefix", self.prefix.is_some(), Field::Prefix),
+        ]
+        .into_iter()
+        .filter(|(_, set, _)| *set)
+        .map(|(name, _, f)| (name, f))
+        .collect()
     }
 }
 
@@ -281,12 +272,8 @@ pub fn registry_params(alg: Alg, req: &Req, out_len: usize) -> Params {
 pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
     let fname = alg.py_name();
     let xof = alg.is_xof();
-    for (pname, p) in req.given() {
-        let ok = match p {
-            Some(p) => alg.accepts(p),
-            None => alg.0.accepts_rate(),
-        };
-        if !ok {
+    for (pname, f) in req.given() {
+        if !alg.0.takes(f) {
             return Err(PyTypeError::new_err(format!(
                 "{fname}() got an unexpected keyword argument '{pname}'"
             )));

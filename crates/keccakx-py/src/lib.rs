@@ -830,8 +830,32 @@ fn set_threads(n: usize) {
     keccakx::engine::set_threads(n)
 }
 
+/// Force the CPU engine for this process: "auto", "avx512", "avx2",
+/// "sse2" or "scalar" (what `KECCAKX_ENGINE` and `keccakx --engine`
+/// take). ValueError for a name keccakx does not know or an engine this
+/// CPU does not run.
+#[pyfunction]
+fn set_engine(name: &str) -> PyResult<()> {
+    keccakx::engine::set_engine(name)
+        .map(|_| ())
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("engine {name:?}: {e}")))
+}
+
+/// A RuntimeWarning when `KECCAKX_ENGINE` names no engine, or one this CPU
+/// does not run (the hashing then uses auto, as the CLI says too).
+fn warn_about_engine_variable(py: Python<'_>) -> PyResult<()> {
+    if let Err(msg) = keccakx::engine::engine_from_env() {
+        let msg = std::ffi::CString::new(format!("{msg}; using auto"))
+            .unwrap_or_else(|_| c"KECCAKX_ENGINE: unusable value; using auto".to_owned());
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, category.as_any(), &msg, 1)?;
+    }
+    Ok(())
+}
+
 #[pymodule]
 fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    warn_about_engine_variable(m.py())?;
     m.add_class::<Hash>()?;
     m.add_class::<Xof>()?;
     m.add_function(wrap_pyfunction!(sha3_224, m)?)?;
@@ -869,6 +893,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_algorithm_info, m)?)?;
     m.add_function(wrap_pyfunction!(engine, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(set_engine, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_gpu_status, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_gpu_hash_many_raw, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_batch_out_len, m)?)?;

@@ -98,47 +98,10 @@ pub fn hash_many_into_with(
 
 /// The plain sponge behind `name`, if it is one (see the module doc).
 pub fn lane_spec(name: &str, p: &Params) -> Result<Option<LaneSpec>> {
-    let info = match registry::find(name) {
-        Some(i) => i,
-        None => return Ok(None),
-    };
-    let (rate, rounds, d) = match info.name {
-        "sha3-224" => (144, 24, 0x06),
-        "sha3-256" => (136, 24, 0x06),
-        "sha3-384" => (104, 24, 0x06),
-        "sha3-512" => (72, 24, 0x06),
-        "shake128" => (168, 24, 0x1F),
-        "shake256" => (136, 24, 0x1F),
-        "keccak-224" => (144, 24, 0x01),
-        "keccak-256" => (136, 24, 0x01),
-        "keccak-384" => (104, 24, 0x01),
-        "keccak-512" => (72, 24, 0x01),
-        // cSHAKE with empty function name and customization is SHAKE.
-        "cshake128" if p.function_name.is_empty() && p.customization.is_empty() => (168, 24, 0x1F),
-        "cshake256" if p.function_name.is_empty() && p.customization.is_empty() => (136, 24, 0x1F),
-        "turboshake128" => (168, 12, p.domain.unwrap_or(0x1F)),
-        "turboshake256" => (136, 12, p.domain.unwrap_or(0x1F)),
-        "keccak" => {
-            // Raw Keccak[r, c]: the same resolution as the registry (which
-            // has validated these parameters already).
-            let width = match (p.width, p.rate, p.capacity) {
-                (Some(w), _, _) => w,
-                (None, Some(r), Some(c)) => r + c,
-                _ => 1600,
-            };
-            let rate = match (p.rate, p.capacity) {
-                (Some(r), _) => r,
-                (None, Some(c)) => width.saturating_sub(c),
-                (None, None) => return Ok(None),
-            };
-            if width != 1600 || rate % 8 != 0 {
-                return Ok(None);
-            }
-            (rate / 8, p.rounds.unwrap_or(24), p.suffix.unwrap_or(0x01))
-        }
-        _ => return Ok(None),
-    };
-    LaneSpec::new(rate, rounds, d).map(Some)
+    match registry::find(name) {
+        Some(info) => info.construction.lane_spec(p),
+        None => Ok(None),
+    }
 }
 
 fn hash_range(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]) {

@@ -17,6 +17,10 @@ macro_rules! fixed_hash {
             pub const BLOCK_LEN: usize = $rate;
             /// Display name.
             pub const NAME: &'static str = $label;
+            /// The sponge: rate, rounds and delimited suffix (what the
+            /// registry's row and the engines' batches use).
+            pub const SPEC: $crate::engine::LaneSpec =
+                $crate::engine::LaneSpec::fixed($rate, 24, $suffix.delimited());
 
             pub fn new() -> Self {
                 let p = $crate::sponge::SpongeParams::fixed1600($rate, 24, $suffix);
@@ -69,6 +73,10 @@ macro_rules! xof_hash {
             pub const BLOCK_LEN: usize = $rate;
             /// Display name.
             pub const NAME: &'static str = $label;
+            /// The sponge: rate, rounds and delimited suffix (what the
+            /// registry's row and the engines' batches use).
+            pub const SPEC: $crate::engine::LaneSpec =
+                $crate::engine::LaneSpec::fixed($rate, 24, $suffix.delimited());
 
             pub fn new() -> Self {
                 let p = $crate::sponge::SpongeParams::fixed1600($rate, 24, $suffix);

@@ -26,6 +26,7 @@ mod fixed;
 pub mod hazmat;
 pub mod keccak;
 pub mod permutation;
+pub mod policy;
 pub mod registry;
 pub mod rfc9861;
 #[cfg(feature = "rustcrypto")]

@@ -4,8 +4,11 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
 use crate::rfc9861::{Kt128, Kt256, TurboShake128, TurboShake256};
+use crate::sp800_185::{TupleHash128Stream, TupleHash256Stream};
+use crate::{fips202, keccak};
 use crate::sp800_185::{
     CShake128, CShake256, Kmac128, Kmac256, ParallelHash128, ParallelHash256, TupleHash128,
     TupleHash256,
@@ -35,6 +38,66 @@ pub enum Param {
     Tree,
 }
 
+/// One field of [`Params`]: what the front ends parse into, and what a
+/// row takes when it takes one of the field's [`Param`] groups. The
+/// front ends' parsers and the registry's checks are all derived from
+/// [`Field::groups`], [`Params::has`] and [`Params::take`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Degree,
+    Height,
+    Prefix,
+    Length,
+    Customization,
+    FunctionName,
+    Key,
+    BlockSize,
+    Domain,
+    Width,
+    Rounds,
+    Suffix,
+    Rate,
+    Capacity,
+}
+
+impl Field {
+    /// Every field, in the order the registry reports the first one a
+    /// function does not take.
+    pub const ALL: [Field; 14] = [
+        Field::Degree,
+        Field::Height,
+        Field::Prefix,
+        Field::Length,
+        Field::Customization,
+        Field::FunctionName,
+        Field::Key,
+        Field::BlockSize,
+        Field::Domain,
+        Field::Width,
+        Field::Rounds,
+        Field::Suffix,
+        Field::Rate,
+        Field::Capacity,
+    ];
+
+    /// The parameter groups that take it: a function takes the field when
+    /// it takes any of them (raw Keccak and tree LI both take a rate and
+    /// a capacity).
+    pub fn groups(self) -> &'static [Param] {
+        match self {
+            Field::Degree | Field::Height | Field::Prefix => &[Param::Tree],
+            Field::Length => &[Param::Length],
+            Field::Customization => &[Param::Customization],
+            Field::FunctionName => &[Param::FunctionName],
+            Field::Key => &[Param::Key],
+            Field::BlockSize => &[Param::BlockSize],
+            Field::Domain => &[Param::Domain],
+            Field::Width | Field::Rounds | Field::Suffix => &[Param::Sponge],
+            Field::Rate | Field::Capacity => &[Param::Sponge, Param::Tree],
+        }
+    }
+}
+
 /// One entry of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct AlgorithmInfo {
@@ -59,22 +122,132 @@ pub struct AlgorithmInfo {
     pub params: &'static [Param],
     /// Where it is specified.
     pub spec: &'static str,
+    /// What it computes: the sponge underneath and the mode on top (the
+    /// registry builds its hasher and its lane spec from this).
+    pub construction: Construction,
+}
+
+/// The two strengths of the SP 800-185 and RFC 9861 functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// 128-bit security: rate 168 bytes (cSHAKE128, KT128, ...).
+    S128,
+    /// 256-bit security: rate 136 bytes.
+    S256,
+}
+
+impl Strength {
+    /// Rate in bytes.
+    pub const fn rate_bytes(self) -> usize {
+        match self {
+            Strength::S128 => 168,
+            Strength::S256 => 136,
+        }
+    }
+}
+
+/// What a row of the table computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Construction {
+    /// One Keccak-f[1600] sponge with a fixed rate and suffix (SHA-3,
+    /// SHAKE, Keccak-n): its lane spec, from the mode's module.
+    Sponge(LaneSpec),
+    /// cSHAKE (SP 800-185 §3).
+    CShake(Strength),
+    /// KMAC, or KMACXOF when `xof` (§4).
+    Kmac { strength: Strength, xof: bool },
+    /// TupleHash, or TupleHashXOF when `xof` (§5).
+    TupleHash { strength: Strength, xof: bool },
+    /// ParallelHash, or ParallelHashXOF when `xof` (§6).
+    ParallelHash { strength: Strength, xof: bool },
+    /// TurboSHAKE (RFC 9861), domain byte from the parameters.
+    TurboShake(Strength),
+    /// KangarooTwelve: KT128 / KT256 (RFC 9861).
+    Kt(Strength),
+    /// Raw Keccak[r, c]: width, rate, rounds and suffix from the parameters.
+    RawKeccak,
+    /// Tree mode LI (docs/tree-li.md).
+    TreeLi,
+}
+
+impl Construction {
+    /// Rate in bytes where it is fixed (None: the parameters choose it).
+    pub const fn rate_bytes(self) -> Option<usize> {
+        match self {
+            Construction::Sponge(spec) => Some(spec.rate_bytes),
+            Construction::CShake(s)
+            | Construction::Kmac { strength: s, .. }
+            | Construction::TupleHash { strength: s, .. }
+            | Construction::ParallelHash { strength: s, .. }
+            | Construction::TurboShake(s)
+            | Construction::Kt(s) => Some(s.rate_bytes()),
+            Construction::RawKeccak | Construction::TreeLi => None,
+        }
+    }
+
+    /// The one sponge of width 1600 with a byte rate that the function is
+    /// for `p` (what the engines hash many of at once), if it is one:
+    /// the fixed sponges, TurboSHAKE, cSHAKE with empty N and S (SHAKE),
+    /// raw Keccak[r, c] of width 1600 with a rate of whole words. `p` must
+    /// have been validated by [`Hasher::new`].
+    pub fn lane_spec(self, p: &Params) -> Result<Option<LaneSpec>> {
+        let (rate, rounds, suffix) = match self {
+            Construction::Sponge(spec) => return Ok(Some(spec)),
+            Construction::TurboShake(s) => (
+                s.rate_bytes(),
+                TurboShake128::ROUNDS,
+                p.domain.unwrap_or(TurboShake128::DEFAULT_DOMAIN),
+            ),
+            // cSHAKE with empty function name and customization is SHAKE.
+            Construction::CShake(s) if p.function_name.is_empty() && p.customization.is_empty() => {
+                (s.rate_bytes(), 24, 0x1F)
+            }
+            Construction::RawKeccak => {
+                // The registry's resolution of width and rate, for
+                // parameters it has validated (anything else: no lanes).
+                let width = match (p.width, p.rate, p.capacity) {
+                    (Some(w), _, _) => w,
+                    (None, Some(r), Some(c)) => r + c,
+                    _ => 1600,
+                };
+                let rate = match (p.rate, p.capacity) {
+                    (Some(r), _) => r,
+                    (None, Some(c)) => width.saturating_sub(c),
+                    (None, None) => return Ok(None),
+                };
+                if width != 1600 || rate % 8 != 0 {
+                    return Ok(None);
+                }
+                (rate / 8, p.rounds.unwrap_or(24), p.suffix.unwrap_or(0x01))
+            }
+            _ => return Ok(None),
+        };
+        LaneSpec::new(rate, rounds, suffix).map(Some)
+    }
+
+    /// Whether the input's length must be known before its first byte
+    /// when it is hashed as one piece (TupleHash: encode_string puts the
+    /// element's length first; see [`Hasher::with_input_length`]).
+    pub fn needs_input_length(self) -> bool {
+        matches!(self, Construction::TupleHash { .. })
+    }
 }
 
 use Param::*;
 
-/// `info!(name, display, default_len, variable_len, xof, rate, [params], spec)`
+/// `info!(name, display, default_len, variable_len, xof, construction, [params], spec)`
 macro_rules! info {
-    ($name:expr, $display:expr, $len:expr, $var:expr, $xof:expr, $rate:expr, [$($p:expr),*], $spec:expr) => {
+    ($name:expr, $display:expr, $len:expr, $var:expr, $xof:expr, $c:expr, [$($p:expr),*], $spec:expr) => {
         AlgorithmInfo {
             name: $name,
             display: $display,
             default_len: $len,
             variable_len: $var,
             xof: $xof,
-            rate_bytes: $rate,
+            rate_bytes: $c.rate_bytes(),
             params: &[$($p),*],
             spec: $spec,
+            construction: $c,
         }
     };
 }
@@ -82,38 +255,54 @@ macro_rules! info {
 const XOF: bool = true;
 const FIXED: bool = false;
 
+use Construction::{CShake as Cs, Kt, RawKeccak, TreeLi as Tli, TurboShake as Ts};
+use Strength::{S128, S256};
+
+const fn kmac(strength: Strength, xof: bool) -> Construction {
+    Construction::Kmac { strength, xof }
+}
+const fn tuple(strength: Strength, xof: bool) -> Construction {
+    Construction::TupleHash { strength, xof }
+}
+const fn parallel(strength: Strength, xof: bool) -> Construction {
+    Construction::ParallelHash { strength, xof }
+}
+const fn sp(spec: LaneSpec) -> Construction {
+    Construction::Sponge(spec)
+}
+
 #[rustfmt::skip]
 static TABLE: &[AlgorithmInfo] = &[
-    info!("sha3-224", "SHA3-224", 28, false, FIXED, Some(144), [], "FIPS 202"),
-    info!("sha3-256", "SHA3-256", 32, false, FIXED, Some(136), [], "FIPS 202"),
-    info!("sha3-384", "SHA3-384", 48, false, FIXED, Some(104), [], "FIPS 202"),
-    info!("sha3-512", "SHA3-512", 64, false, FIXED, Some(72), [], "FIPS 202"),
-    info!("shake128", "SHAKE128", 32, true, XOF, Some(168), [Length], "FIPS 202"),
-    info!("shake256", "SHAKE256", 64, true, XOF, Some(136), [Length], "FIPS 202"),
-    info!("keccak-224", "Keccak-224", 28, false, FIXED, Some(144), [], "Keccak submission v3 (pad 0x01)"),
-    info!("keccak-256", "Keccak-256", 32, false, FIXED, Some(136), [], "Keccak submission v3 (pad 0x01; Ethereum)"),
-    info!("keccak-384", "Keccak-384", 48, false, FIXED, Some(104), [], "Keccak submission v3 (pad 0x01)"),
-    info!("keccak-512", "Keccak-512", 64, false, FIXED, Some(72), [], "Keccak submission v3 (pad 0x01)"),
-    info!("cshake128", "cSHAKE128", 32, true, XOF, Some(168), [Length, FunctionName, Customization], "SP 800-185"),
-    info!("cshake256", "cSHAKE256", 64, true, XOF, Some(136), [Length, FunctionName, Customization], "SP 800-185"),
-    info!("kmac128", "KMAC128", 32, true, FIXED, Some(168), [Length, Key, Customization], "SP 800-185"),
-    info!("kmac256", "KMAC256", 64, true, FIXED, Some(136), [Length, Key, Customization], "SP 800-185"),
-    info!("kmacxof128", "KMACXOF128", 32, true, XOF, Some(168), [Length, Key, Customization], "SP 800-185"),
-    info!("kmacxof256", "KMACXOF256", 64, true, XOF, Some(136), [Length, Key, Customization], "SP 800-185"),
-    info!("tuplehash128", "TupleHash128", 32, true, FIXED, Some(168), [Length, Customization], "SP 800-185"),
-    info!("tuplehash256", "TupleHash256", 64, true, FIXED, Some(136), [Length, Customization], "SP 800-185"),
-    info!("tuplehashxof128", "TupleHashXOF128", 32, true, XOF, Some(168), [Length, Customization], "SP 800-185"),
-    info!("tuplehashxof256", "TupleHashXOF256", 64, true, XOF, Some(136), [Length, Customization], "SP 800-185"),
-    info!("parallelhash128", "ParallelHash128", 32, true, FIXED, Some(168), [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhash256", "ParallelHash256", 64, true, FIXED, Some(136), [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhashxof128", "ParallelHashXOF128", 32, true, XOF, Some(168), [Length, BlockSize, Customization], "SP 800-185"),
-    info!("parallelhashxof256", "ParallelHashXOF256", 64, true, XOF, Some(136), [Length, BlockSize, Customization], "SP 800-185"),
-    info!("turboshake128", "TurboSHAKE128", 32, true, XOF, Some(168), [Length, Domain], "RFC 9861"),
-    info!("turboshake256", "TurboSHAKE256", 64, true, XOF, Some(136), [Length, Domain], "RFC 9861"),
-    info!("kt128", "KT128", 32, true, XOF, Some(168), [Length, Customization], "RFC 9861 (KangarooTwelve)"),
-    info!("kt256", "KT256", 64, true, XOF, Some(136), [Length, Customization], "RFC 9861"),
-    info!("keccak", "Keccak[r,c]", 32, true, XOF, None, [Length, Sponge], "Keccak reference v3: any width, rate, rounds, suffix"),
-    info!("tree-li", "TreeLI", 32, true, XOF, None, [Length, BlockSize, Tree], "tree mode LI, docs/tree-li.md"),
+    info!("sha3-224", "SHA3-224", 28, false, FIXED, sp(fips202::Sha3_224::SPEC), [], "FIPS 202"),
+    info!("sha3-256", "SHA3-256", 32, false, FIXED, sp(fips202::Sha3_256::SPEC), [], "FIPS 202"),
+    info!("sha3-384", "SHA3-384", 48, false, FIXED, sp(fips202::Sha3_384::SPEC), [], "FIPS 202"),
+    info!("sha3-512", "SHA3-512", 64, false, FIXED, sp(fips202::Sha3_512::SPEC), [], "FIPS 202"),
+    info!("shake128", "SHAKE128", 32, true, XOF, sp(fips202::Shake128::SPEC), [Length], "FIPS 202"),
+    info!("shake256", "SHAKE256", 64, true, XOF, sp(fips202::Shake256::SPEC), [Length], "FIPS 202"),
+    info!("keccak-224", "Keccak-224", 28, false, FIXED, sp(keccak::Keccak224::SPEC), [], "Keccak submission v3 (pad 0x01)"),
+    info!("keccak-256", "Keccak-256", 32, false, FIXED, sp(keccak::Keccak256::SPEC), [], "Keccak submission v3 (pad 0x01; Ethereum)"),
+    info!("keccak-384", "Keccak-384", 48, false, FIXED, sp(keccak::Keccak384::SPEC), [], "Keccak submission v3 (pad 0x01)"),
+    info!("keccak-512", "Keccak-512", 64, false, FIXED, sp(keccak::Keccak512::SPEC), [], "Keccak submission v3 (pad 0x01)"),
+    info!("cshake128", "cSHAKE128", 32, true, XOF, Cs(S128), [Length, FunctionName, Customization], "SP 800-185"),
+    info!("cshake256", "cSHAKE256", 64, true, XOF, Cs(S256), [Length, FunctionName, Customization], "SP 800-185"),
+    info!("kmac128", "KMAC128", 32, true, FIXED, kmac(S128, false), [Length, Key, Customization], "SP 800-185"),
+    info!("kmac256", "KMAC256", 64, true, FIXED, kmac(S256, false), [Length, Key, Customization], "SP 800-185"),
+    info!("kmacxof128", "KMACXOF128", 32, true, XOF, kmac(S128, true), [Length, Key, Customization], "SP 800-185"),
+    info!("kmacxof256", "KMACXOF256", 64, true, XOF, kmac(S256, true), [Length, Key, Customization], "SP 800-185"),
+    info!("tuplehash128", "TupleHash128", 32, true, FIXED, tuple(S128, false), [Length, Customization], "SP 800-185"),
+    info!("tuplehash256", "TupleHash256", 64, true, FIXED, tuple(S256, false), [Length, Customization], "SP 800-185"),
+    info!("tuplehashxof128", "TupleHashXOF128", 32, true, XOF, tuple(S128, true), [Length, Customization], "SP 800-185"),
+    info!("tuplehashxof256", "TupleHashXOF256", 64, true, XOF, tuple(S256, true), [Length, Customization], "SP 800-185"),
+    info!("parallelhash128", "ParallelHash128", 32, true, FIXED, parallel(S128, false), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhash256", "ParallelHash256", 64, true, FIXED, parallel(S256, false), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhashxof128", "ParallelHashXOF128", 32, true, XOF, parallel(S128, true), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("parallelhashxof256", "ParallelHashXOF256", 64, true, XOF, parallel(S256, true), [Length, BlockSize, Customization], "SP 800-185"),
+    info!("turboshake128", "TurboSHAKE128", 32, true, XOF, Ts(S128), [Length, Domain], "RFC 9861"),
+    info!("turboshake256", "TurboSHAKE256", 64, true, XOF, Ts(S256), [Length, Domain], "RFC 9861"),
+    info!("kt128", "KT128", 32, true, XOF, Kt(S128), [Length, Customization], "RFC 9861 (KangarooTwelve)"),
+    info!("kt256", "KT256", 64, true, XOF, Kt(S256), [Length, Customization], "RFC 9861"),
+    info!("keccak", "Keccak[r,c]", 32, true, XOF, RawKeccak, [Length, Sponge], "Keccak reference v3: any width, rate, rounds, suffix"),
+    info!("tree-li", "TreeLI", 32, true, XOF, Tli, [Length, BlockSize, Tree], "tree mode LI, docs/tree-li.md"),
 ];
 
 /// Every algorithm, in `keccakx list` order.
@@ -166,6 +355,67 @@ pub struct Params {
 }
 
 impl Params {
+    /// Whether the field `f` is set; the length counts as set when it
+    /// differs from `default_len` (a function of fixed length accepts its
+    /// own length).
+    pub fn has(&self, f: Field, default_len: usize) -> bool {
+        match f {
+            Field::Degree => self.degree.is_some(),
+            Field::Height => self.height.is_some(),
+            Field::Prefix => self.prefix.is_some(),
+            Field::Length => self.length.is_some_and(|l| l != default_len),
+            Field::Customization => !self.customization.is_empty(),
+            Field::FunctionName => !self.function_name.is_empty(),
+            Field::Key => self.key.is_some(),
+            Field::BlockSize => self.block_size.is_some(),
+            Field::Domain => self.domain.is_some(),
+            Field::Width => self.width.is_some(),
+            Field::Rounds => self.rounds.is_some(),
+            Field::Suffix => self.suffix.is_some(),
+            Field::Rate => self.rate.is_some(),
+            Field::Capacity => self.capacity.is_some(),
+        }
+    }
+
+    /// The fields set (see [`has`](Self::has)), in [`Field::ALL`] order.
+    pub fn given(&self, default_len: usize) -> impl Iterator<Item = Field> + '_ {
+        Field::ALL
+            .into_iter()
+            .filter(move |f| self.has(*f, default_len))
+    }
+
+    /// Copy the field `f` from `from`.
+    pub fn take(&mut self, f: Field, from: &Params) {
+        match f {
+            Field::Degree => self.degree = from.degree,
+            Field::Height => self.height = from.height,
+            Field::Prefix => self.prefix = from.prefix.clone(),
+            Field::Length => self.length = from.length,
+            Field::Customization => self.customization = from.customization.clone(),
+            Field::FunctionName => self.function_name = from.function_name.clone(),
+            Field::Key => self.key = from.key.clone(),
+            Field::BlockSize => self.block_size = from.block_size,
+            Field::Domain => self.domain = from.domain,
+            Field::Width => self.width = from.width,
+            Field::Rounds => self.rounds = from.rounds,
+            Field::Suffix => self.suffix = from.suffix,
+            Field::Rate => self.rate = from.rate,
+            Field::Capacity => self.capacity = from.capacity,
+        }
+    }
+
+    /// Only the fields `info` takes, the length left unset (parameters
+    /// given for one function, applied to another: tagged `--check` lines).
+    pub fn kept_for(&self, info: &AlgorithmInfo) -> Params {
+        let mut q = Params::default();
+        for f in Field::ALL {
+            if f != Field::Length && info.takes(f) {
+                q.take(f, self);
+            }
+        }
+        q
+    }
+
     /// The tree-LI parameters these stand for (unset fields: the defaults
     /// of [`TreeLiParams::default`]); validated.
     pub fn tree_li(&self) -> Result<TreeLiParams> {
@@ -198,6 +448,8 @@ enum Inner {
     Kmac256(Kmac256, bool),
     Tuple128(TupleHash128, bool),
     Tuple256(TupleHash256, bool),
+    TupleStream128(TupleHash128Stream, bool),
+    TupleStream256(TupleHash256Stream, bool),
     Parallel128(ParallelHash128, bool),
     Parallel256(ParallelHash256, bool),
     Turbo128(TurboShake128),
@@ -232,32 +484,6 @@ fn unsupported(p: Param) -> Error {
     })
 }
 
-/// The message for a parameter tree LI does not take.
-fn tree_rejects(p: &Params) -> Option<&'static str> {
-    let rejects = [
-        (
-            !p.customization.is_empty(),
-            "tree-LI takes no --customization",
-        ),
-        (
-            !p.function_name.is_empty(),
-            "tree-LI takes no --function-name",
-        ),
-        (
-            p.key.is_some(),
-            "tree-LI takes no --key-hex/--key-file (use --prefix for a key)",
-        ),
-        (p.domain.is_some(), "tree-LI takes no --domain"),
-        (
-            p.width.is_some(),
-            "tree-LI takes no --width (tree-LI uses Keccak-f[1600])",
-        ),
-        (p.rounds.is_some(), "tree-LI takes no --rounds"),
-        (p.suffix.is_some(), "tree-LI takes no --suffix"),
-    ];
-    rejects.iter().find(|(set, _)| *set).map(|(_, m)| *m)
-}
-
 impl AlgorithmInfo {
     /// Whether it takes parameter `p`.
     pub fn accepts(&self, p: Param) -> bool {
@@ -266,8 +492,35 @@ impl AlgorithmInfo {
 
     /// Whether it takes `rate`/`capacity` (raw Keccak and tree LI).
     pub fn accepts_rate(&self) -> bool {
-        self.accepts(Sponge) || self.accepts(Tree)
+        self.takes(Field::Rate)
     }
+
+    /// Whether it takes the field `f`.
+    pub fn takes(&self, f: Field) -> bool {
+        f.groups().iter().any(|p| self.accepts(*p))
+    }
+
+    /// Whether the input's length must be known before its first byte
+    /// (see [`Construction::needs_input_length`]).
+    pub fn needs_input_length(&self) -> bool {
+        self.construction.needs_input_length()
+    }
+}
+
+/// The error for a field the row `info` does not take.
+fn not_taken(info: &AlgorithmInfo, f: Field) -> Error {
+    if info.accepts(Tree) {
+        return Error::InvalidParameter(match f {
+            Field::Customization => "tree-LI takes no --customization",
+            Field::FunctionName => "tree-LI takes no --function-name",
+            Field::Key => "tree-LI takes no --key-hex/--key-file (use --prefix for a key)",
+            Field::Domain => "tree-LI takes no --domain",
+            Field::Width => "tree-LI takes no --width (tree-LI uses Keccak-f[1600])",
+            Field::Rounds => "tree-LI takes no --rounds",
+            _ => "tree-LI takes no --suffix",
+        });
+    }
+    unsupported(f.groups()[0])
 }
 
 impl Hasher {
@@ -276,44 +529,10 @@ impl Hasher {
         let info = find(name).ok_or(Error::InvalidParameter(
             "unknown algorithm (run `keccakx list` for the names)",
         ))?;
-        let accepts = |p: Param| info.params.contains(&p);
-        if accepts(Tree) {
-            if let Some(msg) = tree_rejects(params) {
-                return Err(Error::InvalidParameter(msg));
-            }
-        }
-        let given = [
-            (
-                Tree,
-                params.degree.is_some() || params.height.is_some() || params.prefix.is_some(),
-            ),
-            (
-                Length,
-                params.length.is_some() && params.length != Some(info.default_len),
-            ),
-            (Customization, !params.customization.is_empty()),
-            (FunctionName, !params.function_name.is_empty()),
-            (Key, params.key.is_some()),
-            (BlockSize, params.block_size.is_some()),
-            (Domain, params.domain.is_some()),
-            (
-                Sponge,
-                params.width.is_some()
-                    || params.rounds.is_some()
-                    || params.suffix.is_some()
-                    // tree LI takes a rate and capacity too (width 1600).
-                    || ((params.rate.is_some() || params.capacity.is_some()) && !accepts(Tree)),
-            ),
-        ];
-        for (p, set) in given {
-            if set && !accepts(p) {
-                return Err(unsupported(p));
-            }
+        if let Some(f) = params.given(info.default_len).find(|f| !info.takes(*f)) {
+            return Err(not_taken(info, f));
         }
         let out_len = params.length.unwrap_or(info.default_len);
-        let fixed = |rate: usize, suffix: Suffix| {
-            Inner::Sponge(Sponge::new(SpongeParams::fixed1600(rate, 24, suffix)))
-        };
         let cust = &params.customization[..];
         let key = || -> Result<&[u8]> {
             params.key.as_deref().ok_or(Error::InvalidParameter(
@@ -321,38 +540,38 @@ impl Hasher {
             ))
         };
         let block = || params.block_size.unwrap_or(8192);
-        let inner = match info.name {
-            "sha3-224" => fixed(144, Suffix::SHA3),
-            "sha3-256" => fixed(136, Suffix::SHA3),
-            "sha3-384" => fixed(104, Suffix::SHA3),
-            "sha3-512" => fixed(72, Suffix::SHA3),
-            "shake128" => fixed(168, Suffix::SHAKE),
-            "shake256" => fixed(136, Suffix::SHAKE),
-            "keccak-224" => fixed(144, Suffix::NONE),
-            "keccak-256" => fixed(136, Suffix::NONE),
-            "keccak-384" => fixed(104, Suffix::NONE),
-            "keccak-512" => fixed(72, Suffix::NONE),
-            "cshake128" => Inner::CShake128(CShake128::new(&params.function_name, cust)),
-            "cshake256" => Inner::CShake256(CShake256::new(&params.function_name, cust)),
-            "kmac128" => Inner::Kmac128(Kmac128::new(key()?, cust), false),
-            "kmac256" => Inner::Kmac256(Kmac256::new(key()?, cust), false),
-            "kmacxof128" => Inner::Kmac128(Kmac128::new(key()?, cust), true),
-            "kmacxof256" => Inner::Kmac256(Kmac256::new(key()?, cust), true),
-            "tuplehash128" => Inner::Tuple128(TupleHash128::new(cust), false),
-            "tuplehash256" => Inner::Tuple256(TupleHash256::new(cust), false),
-            "tuplehashxof128" => Inner::Tuple128(TupleHash128::new(cust), true),
-            "tuplehashxof256" => Inner::Tuple256(TupleHash256::new(cust), true),
-            "parallelhash128" => Inner::Parallel128(ParallelHash128::new(block(), cust)?, false),
-            "parallelhash256" => Inner::Parallel256(ParallelHash256::new(block(), cust)?, false),
-            "parallelhashxof128" => Inner::Parallel128(ParallelHash128::new(block(), cust)?, true),
-            "parallelhashxof256" => Inner::Parallel256(ParallelHash256::new(block(), cust)?, true),
-            "turboshake128" => Inner::Turbo128(TurboShake128::new(params.domain.unwrap_or(0x1F))?),
-            "turboshake256" => Inner::Turbo256(TurboShake256::new(params.domain.unwrap_or(0x1F))?),
-            "kt128" => Inner::Kt128(Kt128::new(cust)),
-            "kt256" => Inner::Kt256(Kt256::new(cust)),
-            "keccak" => Inner::Sponge(Sponge::new(raw_params(params)?)),
-            "tree-li" => Inner::Tree(TreeLi::new(params.tree_li()?)?),
-            _ => unreachable!("every table entry has a constructor"),
+        use Construction as C;
+        let inner = match info.construction {
+            C::Sponge(spec) => {
+                let suffix = Suffix::from_delimited(spec.delimited_suffix)?;
+                Inner::Sponge(Sponge::new(SpongeParams::fixed1600(
+                    spec.rate_bytes,
+                    spec.rounds,
+                    suffix,
+                )))
+            }
+            C::CShake(S128) => Inner::CShake128(CShake128::new(&params.function_name, cust)),
+            C::CShake(S256) => Inner::CShake256(CShake256::new(&params.function_name, cust)),
+            C::Kmac { strength: S128, xof } => Inner::Kmac128(Kmac128::new(key()?, cust), xof),
+            C::Kmac { strength: S256, xof } => Inner::Kmac256(Kmac256::new(key()?, cust), xof),
+            C::TupleHash { strength: S128, xof } => Inner::Tuple128(TupleHash128::new(cust), xof),
+            C::TupleHash { strength: S256, xof } => Inner::Tuple256(TupleHash256::new(cust), xof),
+            C::ParallelHash { strength: S128, xof } => {
+                Inner::Parallel128(ParallelHash128::new(block(), cust)?, xof)
+            }
+            C::ParallelHash { strength: S256, xof } => {
+                Inner::Parallel256(ParallelHash256::new(block(), cust)?, xof)
+            }
+            C::TurboShake(S128) => Inner::Turbo128(TurboShake128::new(
+                params.domain.unwrap_or(TurboShake128::DEFAULT_DOMAIN),
+            )?),
+            C::TurboShake(S256) => Inner::Turbo256(TurboShake256::new(
+                params.domain.unwrap_or(TurboShake256::DEFAULT_DOMAIN),
+            )?),
+            C::Kt(S128) => Inner::Kt128(Kt128::new(cust)),
+            C::Kt(S256) => Inner::Kt256(Kt256::new(cust)),
+            C::RawKeccak => Inner::Sponge(Sponge::new(raw_params(params)?)),
+            C::TreeLi => Inner::Tree(TreeLi::new(params.tree_li()?)?),
         };
         let rate_bytes = match &inner {
             Inner::Sponge(s) => s.params().rate_bits() / 8,
@@ -396,6 +615,8 @@ impl Hasher {
             Inner::Kmac256(h, _) => h.update(data),
             Inner::Tuple128(h, _) => h.push(data),
             Inner::Tuple256(h, _) => h.push(data),
+            Inner::TupleStream128(h, _) => h.update(data),
+            Inner::TupleStream256(h, _) => h.update(data),
             Inner::Parallel128(h, _) => h.update(data),
             Inner::Parallel256(h, _) => h.update(data),
             Inner::Turbo128(h) => h.update(data),
@@ -406,12 +627,46 @@ impl Hasher {
         }
     }
 
+    /// Announce the length of the input that [`update`](Self::update)
+    /// will feed next, for hashing it as one piece: TupleHash then hashes
+    /// the whole input as one tuple element (encode_string needs its length
+    /// first; [`AlgorithmInfo::needs_input_length`]) and
+    /// [`try_finalize`](Self::try_finalize) checks that `len` bytes came;
+    /// the other functions need no length and ignore it.
+    pub fn with_input_length(mut self, len: u64) -> Hasher {
+        self.inner = match self.inner {
+            Inner::Tuple128(h, x) => Inner::TupleStream128(h.stream_element(len), x),
+            Inner::Tuple256(h, x) => Inner::TupleStream256(h.stream_element(len), x),
+            other => other,
+        };
+        self
+    }
+
+    /// [`finalize`](Self::finalize), or an error when an input announced
+    /// with [`with_input_length`](Self::with_input_length) had another
+    /// length.
+    pub fn try_finalize(self) -> Result<Vec<u8>> {
+        let n = self.out_len;
+        let l = n as u128 * 8;
+        let bound = |xof: bool| if xof { 0 } else { l };
+        match self.inner {
+            Inner::TupleStream128(h, x) => Ok(h.try_finish(bound(x))?.read_vec(n)),
+            Inner::TupleStream256(h, x) => Ok(h.try_finish(bound(x))?.read_vec(n)),
+            _ => Ok(self.finalize()),
+        }
+    }
+
     /// Finish and return a reader; L-binding functions (KMAC, TupleHash,
-    /// ParallelHash) bind `output_len()` into the result.
+    /// ParallelHash) bind `output_len()` into the result. (An input
+    /// announced with [`with_input_length`](Self::with_input_length) that
+    /// had another length gives bytes that are no TupleHash:
+    /// [`try_finalize`](Self::try_finalize) reports it.)
     pub fn finalize_reader(self) -> XofReader {
         let l = self.out_len as u128 * 8;
         let bound = |xof: bool| if xof { 0 } else { l };
         match self.inner {
+            Inner::TupleStream128(h, x) => h.finish_unchecked(bound(x)),
+            Inner::TupleStream256(h, x) => h.finish_unchecked(bound(x)),
             Inner::Sponge(h) => h.finalize_xof(),
             Inner::CShake128(h) => h.finalize_xof(),
             Inner::CShake256(h) => h.finalize_xof(),
@@ -436,8 +691,10 @@ impl Hasher {
     }
 }
 
-fn raw_params(p: &Params) -> Result<SpongeParams> {
-    let (rate, width) = match (p.rate, p.capacity, p.width) {
+/// Raw Keccak[r, c]'s (rate, width) in bits; None when neither the rate
+/// nor the capacity is given.
+fn raw_rate_width(p: &Params) -> Result<Option<(usize, usize)>> {
+    Ok(Some(match (p.rate, p.capacity, p.width) {
         (Some(r), Some(c), w) => {
             if w.is_some_and(|w| w != r + c) {
                 return Err(Error::InvalidParameter(
@@ -455,11 +712,15 @@ fn raw_params(p: &Params) -> Result<SpongeParams> {
                 w,
             )
         }
-        (None, None, _) => {
-            return Err(Error::InvalidParameter(
-                "raw keccak needs --rate and/or --capacity (bits)",
-            ))
-        }
+        (None, None, _) => return Ok(None),
+    }))
+}
+
+fn raw_params(p: &Params) -> Result<SpongeParams> {
+    let Some((rate, width)) = raw_rate_width(p)? else {
+        return Err(Error::InvalidParameter(
+            "raw keccak needs --rate and/or --capacity (bits)",
+        ));
     };
     let rounds = match p.rounds {
         Some(r) => r,

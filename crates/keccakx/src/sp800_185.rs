@@ -264,6 +264,83 @@ pair!(
     "TupleHash256 / TupleHashXOF256 (SP 800-185 §5)."
 );
 
+impl<const R: usize> TupleHash<R> {
+    /// The tuple so far followed by one more element of exactly `len`
+    /// bytes that arrives in pieces (a file, a stream of known size):
+    /// encode_string puts the element's bit length first, so the length
+    /// is announced here and each [`TupleHashStream::update`] is a piece
+    /// of that one element. A fresh hasher gives TupleHash of the
+    /// one-element tuple (what `keccakx sum -a tuplehash128 FILE` hashes).
+    pub fn stream_element(mut self, len: u64) -> TupleHashStream<R> {
+        self.core
+            .sponge
+            .absorb(left_encode(u128::from(len) * 8).as_ref());
+        TupleHashStream {
+            hash: self,
+            expected: len,
+            seen: 0,
+        }
+    }
+}
+
+/// A [`TupleHash`] whose last element is being fed in pieces
+/// ([`TupleHash::stream_element`]). Finishing after another number of
+/// bytes than announced is an error: the result would be no TupleHash.
+#[derive(Clone)]
+pub struct TupleHashStream<const R: usize> {
+    hash: TupleHash<R>,
+    expected: u64,
+    seen: u64,
+}
+
+impl<const R: usize> TupleHashStream<R> {
+    /// The next piece of the element.
+    pub fn update(&mut self, piece: &[u8]) {
+        self.seen += piece.len() as u64;
+        self.hash.core.sponge.absorb(piece);
+    }
+
+    /// Bytes of the element fed so far.
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// The reader for output length L = `l_bits` (0: TupleHashXOF), or an
+    /// error when the element did not have the announced length.
+    pub(crate) fn try_finish(self, l_bits: u128) -> Result<XofReader> {
+        if self.seen != self.expected {
+            return Err(Error::InvalidParameter(
+                "TupleHash element: the bytes fed differ from the length announced",
+            ));
+        }
+        Ok(self.hash.finish(l_bits))
+    }
+
+    /// [`try_finish`](Self::try_finish) without the length check.
+    pub(crate) fn finish_unchecked(self, l_bits: u128) -> XofReader {
+        self.hash.finish(l_bits)
+    }
+
+    /// Output `out.len()` bytes, the length bound into the result.
+    pub fn finalize_into(self, out: &mut [u8]) -> Result<()> {
+        self.try_finish(bit_len(out.len()))?.read(out);
+        Ok(())
+    }
+
+    /// The XOF variant (L = 0): read any amount.
+    pub fn finalize_xof(self) -> Result<XofReader> {
+        self.try_finish(0)
+    }
+}
+
+pair!(
+    TupleHashStream,
+    TupleHash128Stream,
+    TupleHash256Stream,
+    "A TupleHash128 whose last element is streamed.",
+    "A TupleHash256 whose last element is streamed."
+);
+
 // ---------------------------------------------------------------- ParallelHash
 
 /// The outer cSHAKE of ParallelHash (SP 800-185 §6.3) at rate R bytes: the
@@ -495,6 +572,32 @@ pair!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_element_is_the_pushed_element() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+        for len in [0usize, 1, 135, 136, 167, 168, 169, 1000] {
+            let x = &data[..len];
+            let mut want = TupleHash128::new(b"S");
+            want.push(b"first");
+            want.push(x);
+            let mut t = TupleHash128::new(b"S");
+            t.push(b"first");
+            let mut s = t.stream_element(len as u64);
+            for piece in x.chunks(61) {
+                s.update(piece);
+            }
+            assert_eq!(s.seen(), len as u64);
+            let mut got = [0u8; 40];
+            s.finalize_into(&mut got).unwrap();
+            assert_eq!(got.to_vec(), want.finalize_vec(40), "len {len}");
+        }
+        let mut s = TupleHash256::new(b"").stream_element(5);
+        s.update(b"abc");
+        assert!(s.clone().finalize_xof().is_err());
+        s.update(b"def");
+        assert!(s.finalize_into(&mut [0u8; 8]).is_err());
+    }
 
     #[test]
     fn encodings() {

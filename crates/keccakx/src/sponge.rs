@@ -53,7 +53,7 @@ impl Suffix {
     }
 
     /// The suffix bits followed by the first padding bit, as one byte.
-    pub fn delimited(self) -> u8 {
+    pub const fn delimited(self) -> u8 {
         self.bits | (1 << self.len)
     }
 
@@ -248,7 +248,7 @@ impl ByteSponge {
             self.permute();
             self.pos = 0;
         }
-        let fused = crate::permutation::single::absorb_blocks(
+        let fused = crate::permutation::absorb_blocks(
             &mut self.state,
             data,
             self.rate,

@@ -70,7 +70,7 @@ fn round_constants_are_the_lfsr_values() {
     // The crate's own rc(t), if it differs from the LFSR, would show here.
     for t in 0..600 {
         assert_eq!(
-            keccakx::permutation::generic::rc(t) as u8,
+            keccakx::permutation::golden::rc(t) as u8,
             refmodel::rc_bit(t),
             "generic::rc({t})"
         );
@@ -85,7 +85,7 @@ fn rho_offsets_match_fips202_table() {
         "the tests' model vs FIPS 202 Table 2"
     );
     assert_eq!(
-        keccakx::permutation::generic::rho_offsets(),
+        keccakx::permutation::golden::rho_offsets(),
         FIPS202_RHO,
         "keccakx generic::rho_offsets vs FIPS 202 Table 2"
     );
@@ -519,7 +519,7 @@ fn fast_byte_sponge_matches_golden_every_byte_rate() {
     }
 }
 
-/// The fused absorb loop (permutation::single::absorb_blocks: whole blocks
+/// The fused absorb loop (permutation::dispatch::absorb_blocks: whole blocks
 /// with the state held in registers, rates 72..=168 bytes in steps of 8,
 /// even round counts) against golden_sponge: every rate it takes and its
 /// neighbours, round counts it takes (2, 12, 24) and one it leaves to the

@@ -3,7 +3,7 @@
 
 use keccakx::engine;
 use keccakx::fips202::Sha3_256;
-use keccakx::permutation::single::{best, Single};
+use keccakx::permutation::{best_single as best, Single};
 
 fn sha3(data: &[u8]) -> Vec<u8> {
     let mut h = Sha3_256::new();

@@ -516,6 +516,6 @@ fn single_state_permutations_equal_golden() {
         a,
         want,
         "dispatched single/{}",
-        permutation::single::best().name()
+        permutation::best_single().name()
     );
 }

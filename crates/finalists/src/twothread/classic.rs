@@ -162,7 +162,7 @@ pub(crate) fn keccak_f1600(a: &mut [u64; 25]) {
         l.store(*v, Relaxed);
     }
     fn run(sh: &KeccakShared, rows: core::ops::Range<usize>, side: usize) {
-        let rho = keccakx::permutation::generic::rho_offsets();
+        let rho = keccakx::permutation::golden::rho_offsets();
         for (r, &rc) in keccakx::permutation::ROUND_CONSTANTS.iter().enumerate() {
             let s: [u64; 25] = core::array::from_fn(|i| sh.buf[r % 2][i].load(Relaxed));
             let dst = &sh.buf[(r + 1) % 2];

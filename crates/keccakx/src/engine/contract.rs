@@ -1,14 +1,233 @@
-//! The pieces of the engine contract besides the trait itself: errors of
-//! engines that can fail, batch-size hints, the whole-block job the modes
-//! hand to an engine's lanes, and how a mode holds its engine.
+//! The engine contract: the [`Engine`] trait and its [`LaneSpec`], errors
+//! of engines that can fail, batch-size hints, the whole-block job the
+//! modes hand to an engine's lanes, and how a mode holds its engine
+//! ([`EngineRef`]; resolving `EngineRef::Current` is the selection's, in
+//! select.rs).
 
 use alloc::string::String;
 use alloc::sync::Arc;
 use core::fmt;
 
-use super::{Engine, LaneSpec};
-use crate::permutation::multi::{absorb_interleaved_with, Interleaved};
+use crate::error::Error;
+use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::permutation::Parallelism;
+use crate::sponge::ByteSponge;
+
+
+/// A width-1600 sponge with a byte-aligned rate: what every standardized
+/// function and tree leaf uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaneSpec {
+    /// Rate in bytes, 1..200.
+    pub rate_bytes: usize,
+    /// Rounds of Keccak-p[1600], 1..=24 (24: SHA3/SHAKE; 12: TurboSHAKE/KT).
+    pub rounds: usize,
+    /// Suffix bits followed by the first padding 1 (0x06 SHA3, 0x1F SHAKE,
+    /// 0x01 Keccak, 0x0B KT leaf, ...).
+    pub delimited_suffix: u8,
+}
+
+impl LaneSpec {
+    pub fn new(rate_bytes: usize, rounds: usize, delimited_suffix: u8) -> crate::Result<Self> {
+        if rate_bytes == 0 || rate_bytes >= 200 {
+            return Err(Error::InvalidParameter("lane rate must be 1..199 bytes"));
+        }
+        if rounds == 0 || rounds > 24 {
+            return Err(Error::InvalidRounds {
+                width: 1600,
+                rounds,
+                max: 24,
+            });
+        }
+        if delimited_suffix == 0 {
+            return Err(Error::InvalidParameter("delimited suffix 0x00 is invalid"));
+        }
+        Ok(LaneSpec {
+            rate_bytes,
+            rounds,
+            delimited_suffix,
+        })
+    }
+
+    pub(crate) const fn fixed(rate_bytes: usize, rounds: usize, delimited_suffix: u8) -> Self {
+        LaneSpec {
+            rate_bytes,
+            rounds,
+            delimited_suffix,
+        }
+    }
+
+    /// Hash one input on the scalar path (the reference for every engine).
+    pub fn hash_one(&self, input: &[u8], out: &mut [u8]) {
+        let mut s = ByteSponge::new(self.rate_bytes, self.rounds);
+        s.absorb(input);
+        s.pad_delimited(self.delimited_suffix);
+        s.squeeze(out);
+    }
+}
+
+/// An implementation of many independent sponges: the one contract every
+/// engine (CPU lanes, threads, a GPU) fulfils and every mode runs on.
+///
+/// A CPU engine implements [`hash_many`](Engine::hash_many) and, if it has
+/// SIMD lanes, [`parallelism`](Engine::parallelism); everything else has
+/// defaults. An accelerator that can fail implements
+/// [`try_hash_many_beside`](Engine::try_hash_many_beside) (and
+/// `hash_many` through [`Fallback`]), gives a larger
+/// [`batch_hint`](Engine::batch_hint), and keeps `parallelism` at `X1`
+/// (the modes then take their one-state paths for the serial parts).
+pub trait Engine: Send + Sync {
+    /// Short name used by `--engine` and `KECCAKX_ENGINE`.
+    fn name(&self) -> &'static str;
+    /// Whether this CPU can run it.
+    fn is_available(&self) -> bool {
+        true
+    }
+    /// Hash each `inputs[i]` into `out[i*out_len..(i+1)*out_len]`.
+    /// `out.len()` must equal `inputs.len() * out_len`.
+    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]);
+    /// [`hash_many`](Engine::hash_many), running `side()` once on the
+    /// calling thread while the engine already works on the inputs (the
+    /// modes' serial work: KT's first chunk, the previous call's chaining
+    /// values). Default: `side()` first.
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        side();
+        self.hash_many(spec, inputs, out_len, out)
+    }
+    /// The fallible form, for engines that can fail (a GPU): `Err` leaves
+    /// `out` unspecified. Default: [`hash_many`](Engine::hash_many), never
+    /// failing.
+    fn try_hash_many(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> core::result::Result<(), EngineError> {
+        self.try_hash_many_beside(spec, inputs, out_len, out, &mut || {})
+    }
+    /// [`try_hash_many`](Engine::try_hash_many) with `side()` as in
+    /// [`hash_many_beside`](Engine::hash_many_beside); `side()` runs exactly
+    /// once, also when the call fails.
+    fn try_hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> core::result::Result<(), EngineError> {
+        self.hash_many_beside(spec, inputs, out_len, out, side);
+        Ok(())
+    }
+    /// How much work one call should carry (modes gather this much before
+    /// a call when their input arrives in small pieces).
+    fn batch_hint(&self) -> BatchHint {
+        BatchHint::CPU
+    }
+    /// The multi-state permutation behind it, for modes that keep states
+    /// of their own between calls (tree LI's leaves); `X1` for one state
+    /// at a time.
+    fn parallelism(&self) -> crate::permutation::Parallelism {
+        crate::permutation::Parallelism::X1
+    }
+    /// Whole blocks into states the mode keeps (tree LI's leaves, KT's
+    /// first chunk beside its first leaves), side by side: see [`BlockJob`].
+    /// `states` holds 200 little-endian bytes per state. Returns false, with
+    /// nothing done, when the engine has no lanes for it (the mode then
+    /// takes its one-state path). Panics if the job does not fit the states.
+    fn absorb_blocks(&self, states: &mut [u8], job: &BlockJob<'_>) -> bool {
+        job.run(self.parallelism(), states)
+    }
+    /// Keccak-p[1600, rounds] on every state, side by side where the
+    /// engine has lanes.
+    fn permute_states(&self, states: &mut [crate::permutation::State], rounds: usize) {
+        let p = self.parallelism();
+        let p = if p.is_available() {
+            p
+        } else {
+            crate::permutation::Parallelism::X1
+        };
+        crate::permutation::keccak_p1600_with(p, states, rounds)
+    }
+    /// Threads it spreads work over: 1 for a per-core kernel.
+    fn threads(&self) -> usize {
+        1
+    }
+}
+
+/// A borrowed engine is an engine (every method forwarded).
+/// An engine behind a reference or a smart pointer is the same engine.
+macro_rules! forward_engine {
+    ($($ptr:ty),*) => {$(
+impl<E: Engine + ?Sized> Engine for $ptr {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn is_available(&self) -> bool {
+        (**self).is_available()
+    }
+    fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
+        (**self).hash_many(spec, inputs, out_len, out)
+    }
+    fn hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) {
+        (**self).hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    fn try_hash_many(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+    ) -> core::result::Result<(), EngineError> {
+        (**self).try_hash_many(spec, inputs, out_len, out)
+    }
+    fn try_hash_many_beside(
+        &self,
+        spec: &LaneSpec,
+        inputs: &[&[u8]],
+        out_len: usize,
+        out: &mut [u8],
+        side: &mut dyn FnMut(),
+    ) -> core::result::Result<(), EngineError> {
+        (**self).try_hash_many_beside(spec, inputs, out_len, out, side)
+    }
+    fn batch_hint(&self) -> BatchHint {
+        (**self).batch_hint()
+    }
+    fn parallelism(&self) -> crate::permutation::Parallelism {
+        (**self).parallelism()
+    }
+    fn absorb_blocks(&self, states: &mut [u8], job: &BlockJob<'_>) -> bool {
+        (**self).absorb_blocks(states, job)
+    }
+    fn permute_states(&self, states: &mut [crate::permutation::State], rounds: usize) {
+        (**self).permute_states(states, rounds)
+    }
+    fn threads(&self) -> usize {
+        (**self).threads()
+    }
+}
+    )*};
+}
+
+forward_engine!(&E);
+#[cfg(feature = "std")]
+forward_engine!(alloc::boxed::Box<E>, alloc::sync::Arc<E>);
 
 /// A failure of an engine that can fail (a GPU): which engine, and what a
 /// user can act on. CPU engines never return it.
@@ -207,17 +426,6 @@ impl EngineRef {
         match self {
             EngineRef::Current => BatchHint::CPU,
             EngineRef::Shared(e) => e.batch_hint(),
-        }
-    }
-
-    /// Run `f` with the engine.
-    pub fn with<R>(&self, f: impl FnOnce(&dyn Engine) -> R) -> R {
-        match self {
-            EngineRef::Shared(e) => f(&**e),
-            #[cfg(feature = "std")]
-            EngineRef::Current => f(&super::Threads::new(super::current())),
-            #[cfg(not(feature = "std"))]
-            EngineRef::Current => f(super::current()),
         }
     }
 }

@@ -6,7 +6,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use super::{current, BatchHint, Engine, EngineError, LaneSpec, Threads};
+use super::contract::{BatchHint, Engine, EngineError, LaneSpec};
+use super::select::current;
+use super::threads::Threads;
 
 /// `primary`, with every failed call redone on the CPU (same bytes).
 ///
@@ -130,7 +132,7 @@ mod tests {
             "flaky"
         }
         fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
-            super::super::Scalar.hash_many(spec, inputs, out_len, out)
+            super::super::scalar::Scalar.hash_many(spec, inputs, out_len, out)
         }
         fn try_hash_many_beside(
             &self,
@@ -159,7 +161,7 @@ mod tests {
         let spec = LaneSpec::new(136, 24, 0x06).unwrap();
         let msgs: Vec<&[u8]> = vec![b"abc", b"", &[7u8; 300]];
         let mut want = vec![0u8; 96];
-        super::super::Scalar.hash_many(&spec, &msgs, 32, &mut want);
+        super::super::scalar::Scalar.hash_many(&spec, &msgs, 32, &mut want);
         for sticky in [false, true] {
             let f = Flaky {
                 calls: AtomicUsize::new(0),

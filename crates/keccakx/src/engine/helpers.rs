@@ -4,10 +4,10 @@
 //! Why not `rayon::scope`: called from a thread outside rayon's pool (a
 //! program's main thread, the CLI) it queues the whole job in the pool and
 //! blocks the caller on a lock until a pool thread has woken up, run it and
-//! woken the caller again. On the 2-vCPU VM the project measures on, each
-//! of those wake-ups costs ~20 µs (an empty `rayon::scope` round trip:
-//! median 22-26 µs, minimum 0.6 µs), a third of a two-thread KT128 of
-//! 1 MiB (bench/NOTES.md, "Waking threads"). Here the caller starts on the
+//! woken the caller again. Each of those wake-ups was measured at ~20 µs
+//! (an empty `rayon::scope` round trip: median 22-26 µs, minimum 0.6 µs),
+//! a third of a two-thread KT128 of 1 MiB (bench/NOTES.md, "Waking
+//! threads", says on which machine). Here the caller starts on the
 //! pieces at once; helpers join whenever rayon starts them and take pieces
 //! from the same counter; when the pieces run out the caller only waits
 //! (spinning) for helpers still inside a piece, and a helper that starts

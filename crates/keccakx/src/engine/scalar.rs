@@ -1,13 +1,14 @@
 //! The portable engine: one sponge at a time on the fast scalar permutation.
 
-use super::{Engine, LaneSpec};
+use super::contract::{Engine, LaneSpec};
+use crate::policy::EngineChoice;
 
 /// Portable scalar engine, available everywhere.
 pub struct Scalar;
 
 impl Engine for Scalar {
     fn name(&self) -> &'static str {
-        "scalar"
+        EngineChoice::Scalar.name()
     }
 
     fn hash_many(&self, spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {

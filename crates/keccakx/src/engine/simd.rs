@@ -7,9 +7,9 @@
 //! message itself (whole blocks, no copy), its padded tail (copied to a small
 //! per-lane buffer), or zeros (squeezing past one block, or an idle lane).
 
-use super::{Engine, LaneSpec};
-use crate::permutation::multi::{permute, Lanes};
-use crate::permutation::Parallelism;
+use super::contract::{Engine, LaneSpec};
+use crate::policy::EngineChoice;
+use crate::permutation::{permute, run_lanes_for, Lanes, LanesKernel, Parallelism};
 
 /// A multi-lane engine of the given width.
 pub struct Simd {
@@ -21,17 +21,17 @@ impl Simd {
     /// The AVX-512 ×8 engine (`avx512`).
     pub const AVX512: Simd = Simd {
         kind: Parallelism::X8,
-        name: "avx512",
+        name: EngineChoice::Avx512.name(),
     };
     /// The AVX2 ×4 engine (`avx2`).
     pub const AVX2: Simd = Simd {
         kind: Parallelism::X4,
-        name: "avx2",
+        name: EngineChoice::Avx2.name(),
     };
     /// The SSE2 ×2 engine (`sse2`).
     pub const SSE2: Simd = Simd {
         kind: Parallelism::X2,
-        name: "sse2",
+        name: EngineChoice::Sse2.name(),
     };
 
     /// States hashed side by side.
@@ -65,88 +65,37 @@ impl Engine for Simd {
         // One message gains nothing from lanes; a rate that is not a whole
         // number of words (raw Keccak[r, c] only) takes the scalar path.
         if inputs.len() == 1 || !spec.rate_bytes.is_multiple_of(8) || !self.is_available() {
-            return super::Scalar.hash_many(spec, inputs, out_len, out);
+            return super::scalar::Scalar.hash_many(spec, inputs, out_len, out);
         }
-        match self.kind {
-            // Two to four messages: as many lanes as messages, at the cost
-            // of one narrow permutation a block (bench/NOTES.md, "Narrow
-            // lanes").
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X8
-                if inputs.len() <= 4 && crate::permutation::avx512::single_available() =>
-            {
-                // SAFETY: AVX-512F and VL checked just above.
-                unsafe { x86::hash_many_avx512_narrow(spec, inputs, out_len, out) }
-            }
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: AVX-512F availability checked above.
-            Parallelism::X8 => unsafe { x86::hash_many_avx512(spec, inputs, out_len, out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: AVX2 availability checked above.
-            Parallelism::X4 => unsafe { x86::hash_many_avx2(spec, inputs, out_len, out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is in the x86-64 baseline.
-            Parallelism::X2 => unsafe { x86::hash_many_sse2(spec, inputs, out_len, out) },
-            #[allow(unreachable_patterns)]
-            _ => super::Scalar.hash_many(spec, inputs, out_len, out),
+        // The dispatcher picks the lanes (two to four messages on ×8:
+        // as many narrow lanes as messages).
+        let job = HashLanes {
+            spec,
+            inputs,
+            out_len,
+            out,
+        };
+        if let Err(job) = run_lanes_for(self.kind, inputs.len(), job) {
+            super::scalar::Scalar.hash_many(job.spec, job.inputs, job.out_len, job.out)
         }
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
-    use super::*;
-    use core::arch::x86_64::*;
+/// [`hash_lanes`] as a kernel for the dispatcher.
+struct HashLanes<'a, 'b> {
+    spec: &'a LaneSpec,
+    inputs: &'a [&'b [u8]],
+    out_len: usize,
+    out: &'a mut [u8],
+}
 
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn hash_many_avx512(
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) {
-        // SAFETY: compiled with AVX-512F, called only when the CPU has it.
-        unsafe { hash_lanes::<__m512i>(spec, inputs, out_len, out) }
-    }
-
-    /// Two to four messages on AVX-512VL xmm (two lanes) or ymm (four).
-    #[target_feature(enable = "avx512f,avx512vl")]
-    pub(super) unsafe fn hash_many_avx512_narrow(
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) {
-        use crate::permutation::avx512_narrow::{Four, Two};
-        // SAFETY: compiled with AVX-512F/VL, called only when the CPU has them.
-        unsafe {
-            if inputs.len() <= 2 {
-                hash_lanes::<Two>(spec, inputs, out_len, out)
-            } else {
-                hash_lanes::<Four>(spec, inputs, out_len, out)
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn hash_many_avx2(
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) {
-        // SAFETY: compiled with AVX2, called only when the CPU has it.
-        unsafe { hash_lanes::<__m256i>(spec, inputs, out_len, out) }
-    }
-
-    pub(super) unsafe fn hash_many_sse2(
-        spec: &LaneSpec,
-        inputs: &[&[u8]],
-        out_len: usize,
-        out: &mut [u8],
-    ) {
-        // SAFETY: SSE2 is in the x86-64 baseline.
-        unsafe { hash_lanes::<__m128i>(spec, inputs, out_len, out) }
+impl LanesKernel for HashLanes<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<V: Lanes>(self) {
+        // SAFETY: forwarded contract; `hash_many` checked the rate, the
+        // output size and `out_len > 0`.
+        unsafe { hash_lanes::<V>(self.spec, self.inputs, self.out_len, self.out) }
     }
 }
 
@@ -171,7 +120,12 @@ enum Phase {
     Squeeze { msg: usize, done: usize },
 }
 
-/// The multi-lane sponge on vectors `V` (see the module doc).
+/// The multi-lane sponge on vectors `V` (see the module doc): per turn of
+/// the loop, refill idle lanes, absorb the run of whole blocks every lane
+/// has, else one block per lane, and drain the lanes whose output is
+/// ready. One function on purpose: split into steps (a struct of the
+/// lanes' bookkeeping, or steps taking it as arguments) it ran batches of
+/// 64-byte messages up to ~10% slower (bench/NOTES.md, "One dispatcher").
 ///
 /// # Safety
 /// The CPU must support `V`'s instruction set; `spec.rate_bytes` must be a

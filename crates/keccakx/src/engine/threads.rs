@@ -3,7 +3,7 @@
 //! equal estimated work (bytes), several per thread, so every piece writes
 //! its own slice of the output and a slow thread simply takes fewer.
 
-use super::{Engine, LaneSpec};
+use super::contract::{Engine, LaneSpec};
 
 /// Work below this many bytes per call stays on the calling thread: the
 /// hand-off costs a few microseconds.
@@ -25,9 +25,9 @@ const MIN_PIECE_BYTES: usize = 32 * 1024;
 /// Calls with at least this much work (bytes) start one more helper than
 /// there are other threads. A helper woken while the caller keeps its core
 /// busy is sometimes queued behind the caller on that core until the next
-/// scheduler tick, while the other core idles: on the project's 2-vCPU VM,
-/// 6–12 % of the hand-offs in back-to-back KT128 calls of 64 MiB, each
-/// ~1.4–2.6 ms late (bench/NOTES.md, "Two threads on a shared host").
+/// scheduler tick, while the other core idles: measured on 6–12 % of the
+/// hand-offs in back-to-back KT128 calls of 64 MiB, each ~1.4–2.6 ms late
+/// (bench/NOTES.md, "Two threads on a shared host", says on which machine).
 /// With one helper more, whichever reaches a free core first takes pieces.
 /// Small calls do not: there a wasted wake-up costs more than it saves.
 const HEDGE_BYTES: usize = 8 << 20;
@@ -258,11 +258,11 @@ impl Threads {
     }
 }
 
-/// Threads the multi-core paths use now: the [`super::set_threads`] limit,
+/// Threads the multi-core paths use now: the `engine::set_threads` limit,
 /// or all of rayon's pool (one per core) when it is 0.
 pub fn effective_threads() -> usize {
     let pool = rayon::current_num_threads().max(1);
-    match super::threads() {
+    match crate::policy::get().threads() {
         0 => pool,
         n => n.min(pool),
     }

@@ -10,7 +10,7 @@
 
 use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
-use super::generic::ROUND_CONSTANTS;
+use crate::permutation::golden::ROUND_CONSTANTS;
 
 /// Keccak-p[1600] with an even number of rounds (2..=24) on lanes held in
 /// zmm registers (see the module comment).

@@ -3,25 +3,13 @@
 
 use core::arch::x86_64::*;
 
-use super::multi::{self, Lanes};
-use super::State;
-
-/// Whether this CPU has AVX-512F (detected at run time with std; without
-/// std, whether the build targets it).
-#[inline]
-pub fn available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx512f")
-    }
-}
+use super::asm_avx512;
+use crate::permutation::golden::{State, ROUND_CONSTANTS};
+use crate::permutation::lanes::Lanes;
 
 // SAFETY: every method is only reached through functions compiled with
-// `#[target_feature(enable = "avx512f")]` that are called after `available()`.
+// `#[target_feature(enable = "avx512f")]` that the dispatcher calls after
+// detecting AVX-512F.
 unsafe impl Lanes for __m512i {
     const N: usize = 8;
     const FAST_XOR3: bool = true;
@@ -74,7 +62,7 @@ unsafe impl Lanes for __m512i {
     #[inline(always)]
     unsafe fn permute_even(a: &mut [Self; 25], rounds: usize) -> bool {
         // SAFETY: AVX-512F present (trait contract); rounds even (caller).
-        unsafe { super::asm_avx512::permute_zmm(a, rounds) };
+        unsafe { asm_avx512::permute_zmm(a, rounds) };
         true
     }
     #[inline(always)]
@@ -133,151 +121,13 @@ unsafe impl Lanes for __m512i {
     }
 }
 
-#[target_feature(enable = "avx512f")]
-unsafe fn permute_states_avx512(states: &mut [State], rounds: usize) {
-    // SAFETY: this function is compiled with AVX-512F and only called when present.
-    unsafe { multi::permute_states::<__m512i>(states, rounds) }
-}
-
-/// Permute up to eight states. Panics if the CPU lacks AVX-512F.
-pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
-    assert!(available(), "AVX-512F not available");
-    // SAFETY: AVX-512F checked just above.
-    unsafe { permute_states_avx512(states, rounds) }
-}
-
-/// One lane in the low word of an xmm register: the single-state AVX-512
-/// permutation. All 25 lanes live in registers (32 of them with AVX-512),
-/// θ and χ are one VPTERNLOGQ per lane, ρ one VPROLQ: about 90 vector
-/// instructions per round against ~130 scalar ones.
-#[derive(Clone, Copy)]
-#[repr(transparent)]
-pub(crate) struct One(__m128i);
-
-/// Whether the single-state AVX-512 permutation runs here (AVX-512F + VL).
-#[inline]
-pub fn single_available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(target_feature = "avx512f", target_feature = "avx512vl"))
-    }
-}
-
-// SAFETY: every method is only reached through `keccak_p1600_avx512vl`,
-// compiled with AVX-512F/VL and called after `single_available()`.
-unsafe impl Lanes for One {
-    const N: usize = 1;
-    // θ written as plain xors (LLVM still fuses some into VPTERNLOGQ):
-    // measured ~8% faster than explicit three-way xors (bench/NOTES.md).
-    const FAST_XOR3: bool = false;
-
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        // SAFETY: SSE2 baseline.
-        One(unsafe { _mm_setzero_si128() })
-    }
-    #[inline(always)]
-    unsafe fn splat(x: u64) -> Self {
-        // SAFETY: SSE2 baseline.
-        One(unsafe { _mm_cvtsi64_si128(x as i64) })
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        // SAFETY: SSE2 baseline.
-        One(unsafe { _mm_xor_si128(a.0, b.0) })
-    }
-    #[inline(always)]
-    unsafe fn and(a: Self, b: Self) -> Self {
-        // SAFETY: SSE2 baseline.
-        One(unsafe { _mm_and_si128(a.0, b.0) })
-    }
-    #[inline(always)]
-    unsafe fn chi(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: AVX-512F/VL present (trait contract).
-        One(unsafe { _mm_ternarylogic_epi64::<0xD2>(a.0, b.0, c.0) })
-    }
-    #[inline(always)]
-    unsafe fn rotl<const L: i32, const R: i32>(a: Self) -> Self {
-        // SAFETY: AVX-512F/VL present (trait contract).
-        One(unsafe { _mm_rol_epi64::<L>(a.0) })
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u64) -> Self {
-        // SAFETY: the caller passes 8 readable bytes.
-        One(unsafe { _mm_loadl_epi64(p as *const __m128i) })
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u64) {
-        // SAFETY: the caller passes 8 writable bytes.
-        unsafe { _mm_storel_epi64(p as *mut __m128i, self.0) }
-    }
-    #[inline(always)]
-    unsafe fn permute_even(a: &mut [Self; 25], rounds: usize) -> bool {
-        // SAFETY: `One` is a transparent wrapper of __m128i, so the arrays
-        // have the same layout; AVX-512F/VL present (trait contract).
-        unsafe {
-            let lanes = &mut *(a as *mut [One; 25] as *mut [__m128i; 25]);
-            super::asm_avx512::permute_xmm(lanes, rounds);
-        }
-        true
-    }
-    #[inline(always)]
-    unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
-        for w in 0..words {
-            // SAFETY: ptrs[0] is readable for 8 * words bytes (trait contract).
-            unsafe {
-                let x = _mm_loadl_epi64(ptrs[0].add(8 * w) as *const __m128i);
-                state[w] = One(_mm_xor_si128(state[w].0, x));
-            }
-        }
-    }
-}
-
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn keccak_p1600_avx512vl(a: &mut State, rounds: usize) {
-    // SAFETY: compiled with AVX-512F/VL, called only when present; each
-    // load/store touches one lane of `a`.
-    unsafe {
-        let mut v = [One::zero(); 25];
-        for i in 0..25 {
-            v[i] = One::load(&a[i]);
-        }
-        multi::permute(&mut v, rounds);
-        for i in 0..25 {
-            v[i].store(&mut a[i]);
-        }
-    }
-}
-
-/// Keccak-p[1600, rounds] on one state with AVX-512VL. Panics without it.
-pub(crate) fn keccak_p1600_single(a: &mut State, rounds: usize) {
-    assert!(single_available(), "AVX-512VL not available");
-    // SAFETY: checked just above.
-    unsafe { keccak_p1600_avx512vl(a, rounds) }
-}
-
-/// The same without the check, for the dispatcher that checked once.
-///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512VL.
-#[inline]
-pub(crate) unsafe fn keccak_p1600_single_unchecked(a: &mut State, rounds: usize) {
-    // SAFETY: forwarded contract.
-    unsafe { keccak_p1600_avx512vl(a, rounds) }
-}
-
 /// ρ offsets (FIPS 202 Table 2, mod 64) by lane x + 5y.
 const RHO: [u32; 25] = [
     0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
 ];
 
 /// Per-diagonal tables of the row-layout permutation (see
-/// [`keccak_p1600_rows_avx512`]): for diagonal s, the ρ offsets of its lanes
+/// [`keccak_p1600_rows`]): for diagonal s, the ρ offsets of its lanes
 /// (lane j holds A[j, j − s]) and the three lane permutations that turn it
 /// into output row 2s (rotated by s, s + 1, s + 2 lanes for χ).
 struct DiagTables {
@@ -316,8 +166,14 @@ const DIAG: DiagTables = {
 /// diagonal s to row 2s rotated by s lanes, so one VPERMQ per χ operand
 /// (rotations by s, s+1, s+2) feeds χ's VPTERNLOGQ directly. About 55
 /// instructions and a ~13-cycle dependency chain per round.
+///
+/// Comparison only (`Single::Avx512Rows`: benchmarks, tests, the
+/// finalists study); not in the dispatcher's preference list.
+///
+/// # Safety
+/// The CPU must have AVX-512F; `1 <= rounds <= 24`.
 #[target_feature(enable = "avx512f")]
-unsafe fn keccak_p1600_rows_avx512(a: &mut State, rounds: usize) {
+pub(crate) unsafe fn keccak_p1600_rows(a: &mut State, rounds: usize) {
     // SAFETY: compiled with AVX-512F and only called when present; loads and
     // stores are masked to the 5 lanes of row y inside `a` (25 words).
     unsafe {
@@ -375,7 +231,7 @@ unsafe fn keccak_p1600_rows_avx512(a: &mut State, rounds: usize) {
             // ι
             out[0] = _mm512_xor_si512(
                 out[0],
-                _mm512_maskz_set1_epi64(1, super::ROUND_CONSTANTS[ir] as i64),
+                _mm512_maskz_set1_epi64(1, ROUND_CONSTANTS[ir] as i64),
             );
             r = out;
         }
@@ -383,36 +239,4 @@ unsafe fn keccak_p1600_rows_avx512(a: &mut State, rounds: usize) {
             _mm512_mask_storeu_epi64(p.add(5 * y), m5, r[y]);
         }
     }
-}
-
-/// Keccak-p[1600, rounds] on one state, row layout (AVX-512F). Panics without it.
-pub(crate) fn keccak_p1600_rows(a: &mut State, rounds: usize) {
-    assert!(available(), "AVX-512F not available");
-    // SAFETY: checked just above.
-    unsafe { keccak_p1600_rows_avx512(a, rounds) }
-}
-
-/// The same without the check, for the dispatcher that checked once.
-///
-/// # Safety
-/// The CPU must have AVX-512F.
-#[inline]
-pub(crate) unsafe fn keccak_p1600_rows_unchecked(a: &mut State, rounds: usize) {
-    // SAFETY: forwarded contract.
-    unsafe { keccak_p1600_rows_avx512(a, rounds) }
-}
-
-#[target_feature(enable = "avx512f")]
-unsafe fn absorb_interleaved_avx512(states: &mut [u8], job: &multi::Interleaved) {
-    // SAFETY: compiled with AVX-512F, called only when present; the job fits
-    // (checked by the caller).
-    unsafe { multi::absorb_interleaved::<__m512i>(states, job) }
-}
-
-/// [`multi::absorb_interleaved`] on this instruction set; the caller checked
-/// that the CPU has it and that the job fits.
-pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
-    assert!(available());
-    // SAFETY: checked just above; the job fits (caller).
-    unsafe { absorb_interleaved_avx512(states, job) }
 }

@@ -6,7 +6,7 @@ lane per register, written as inline assembly so that no lane is ever spilled.
     python3 gen_asm.py --check    exit 1 if the committed file differs
 
 Why (bench/NOTES.md): LLVM keeps the 25 lanes, the 25 π-permuted lanes and
-θ's temporaries of the generic round (multi.rs) in ~55 registers and spills
+θ's temporaries of the generic round (lanes.rs) in ~55 registers and spills
 about 55 zmm words per round to the stack; this allocation needs 32.
 
 Register plan. The 25 lanes live in registers 0..24, the other seven hold
@@ -174,7 +174,7 @@ def generate():
 
 use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
-use super::generic::ROUND_CONSTANTS;
+use crate::permutation::golden::ROUND_CONSTANTS;
 '''
     return (head + rust_fn("zmm", "__m512i", "permute_zmm", 8, "avx512f")
             + rust_fn("ymm", "__m256i", "permute_ymm", 4, "avx512f,avx512vl")

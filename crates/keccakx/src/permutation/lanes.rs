@@ -1,24 +1,22 @@
-//! Multi-state Keccak-p[1600]: N independent states permuted at once, one
-//! state per 64-bit lane of a SIMD register (XKCP's "times N" interface).
+//! The contract of the fast Keccak-p[1600] paths: N independent states
+//! permuted at once, one state per 64-bit lane of a vector (XKCP's "times
+//! N" interface; N = 1 is the single-state case).
 //!
-//! The round is written once, generic over [`Lanes`] (a SIMD vector of N
-//! 64-bit words); each instruction set (`sse2` ×2, `avx2` ×4, `avx512` ×8)
-//! implements the handful of vector operations and instantiates the generic
-//! code inside a `#[target_feature]` function, so the whole permutation is
-//! compiled for that instruction set.
-//!
-//! The public entry point is [`keccak_p1600_many`]: it permutes any number
-//! of states with the widest implementation this CPU has.
+//! An implementation supplies the handful of vector operations of [`Lanes`]
+//! (`portable.rs` on `u64`, one file per instruction set under `isa/`);
+//! the round, the permutation, the transposing loads of many states and
+//! the interleaved absorb are written here once, generic over it. Code
+//! generic over `Lanes` is packaged as a [`LanesKernel`], which the
+//! dispatcher runs compiled for the instruction set it chose.
 
-use super::generic::ROUND_CONSTANTS;
-use super::State;
+use super::golden::{State, ROUND_CONSTANTS};
 
 /// A SIMD vector of `N` 64-bit words: word j belongs to state j.
 ///
 /// # Safety
 /// Every method may only be called on a CPU that has the instruction set the
-/// implementation was written for (checked once with
-/// `is_x86_feature_detected!` before any of them runs).
+/// implementation was written for (the dispatcher checks it once before
+/// any of them runs).
 pub(crate) unsafe trait Lanes: Copy {
     /// States per vector.
     const N: usize;
@@ -375,178 +373,58 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
     }
 }
 
-/// [`absorb_interleaved`] with the multi-state permutation `p`; returns
-/// false (and does nothing) for `X1` or when this CPU lacks `p`.
-/// Panics if the job does not fit the states.
-pub(crate) fn absorb_interleaved_with(
-    p: Parallelism,
-    states: &mut [u8],
-    job: &Interleaved,
-) -> bool {
-    assert!(
-        states.len().is_multiple_of(200) && job.fits(states.len() / 200),
-        "absorb_interleaved: job does not fit the states"
-    );
-    if !p.is_available() {
-        return false;
-    }
-    match p {
-        #[cfg(target_arch = "x86_64")]
-        Parallelism::X2 => super::sse2::absorb_interleaved(states, job),
-        #[cfg(target_arch = "x86_64")]
-        Parallelism::X4 => super::avx2::absorb_interleaved(states, job),
-        // Up to four states: narrow lanes instead of a mostly idle ×8.
-        #[cfg(target_arch = "x86_64")]
-        Parallelism::X8 if states.len() <= 4 * 200 && super::avx512::single_available() => {
-            super::avx512_narrow::absorb_interleaved(states, job)
-        }
-        #[cfg(target_arch = "x86_64")]
-        Parallelism::X8 => super::avx512::absorb_interleaved(states, job),
-        _ => return false,
-    }
-    true
+/// Code generic over [`Lanes`] that the dispatcher compiles for each
+/// instruction set (`dispatch::run_lanes_for`, `keccak_p1600_with`): the
+/// body of `run` is `#[inline(always)]` code instantiated inside a
+/// `#[target_feature]` function, so all of it is built for that set.
+pub(crate) trait LanesKernel {
+    type Output;
+    /// # Safety
+    /// The CPU must support `V`'s instruction set.
+    unsafe fn run<V: Lanes>(self) -> Self::Output;
 }
 
-/// Which multi-state permutation a CPU runs best.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Parallelism {
-    /// One state at a time (the scalar permutation).
-    X1,
-    /// Two states per SSE2 register.
-    X2,
-    /// Four states per AVX2 register.
-    X4,
-    /// Eight states per AVX-512 register.
-    X8,
+/// [`permute_states`] as a kernel: up to `V::N` states.
+pub(crate) struct PermuteStates<'a> {
+    pub states: &'a mut [State],
+    pub rounds: usize,
 }
 
-impl Parallelism {
-    /// States permuted at once.
-    pub fn states(self) -> usize {
-        match self {
-            Parallelism::X1 => 1,
-            Parallelism::X2 => 2,
-            Parallelism::X4 => 4,
-            Parallelism::X8 => 8,
-        }
-    }
-
-    /// The widest this CPU supports.
-    pub fn detect() -> Parallelism {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if super::avx512::available() {
-                return Parallelism::X8;
-            }
-            if super::avx2::available() {
-                return Parallelism::X4;
-            }
-            return Parallelism::X2;
-        }
-        #[allow(unreachable_code)]
-        Parallelism::X1
-    }
-
-    /// Whether this CPU can run it.
-    pub fn is_available(self) -> bool {
-        match self {
-            Parallelism::X1 => true,
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X2 => true,
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X4 => super::avx2::available(),
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X8 => super::avx512::available(),
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
+impl LanesKernel for PermuteStates<'_> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<V: Lanes>(self) {
+        // SAFETY: forwarded contract; the dispatcher checked `rounds`.
+        unsafe { permute_states::<V>(self.states, self.rounds) }
     }
 }
 
-/// Keccak-p[1600, rounds] on every state of `states`, `p.states()` at a time
-/// (the tail on the same vectors with idle lanes).
-/// Panics if `rounds` is not in 1..=24 or `p` is not available on this CPU.
-pub fn keccak_p1600_with(p: Parallelism, states: &mut [State], rounds: usize) {
-    assert!(
-        (1..=24).contains(&rounds),
-        "Keccak-p[1600] takes 1..=24 rounds"
-    );
-    assert!(p.is_available(), "{p:?} is not supported by this CPU");
-    for group in states.chunks_mut(p.states()) {
-        match p {
-            Parallelism::X1 => super::keccak_p1600(&mut group[0], rounds),
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X2 => super::sse2::permute_states(group, rounds),
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X4 => super::avx2::permute_states(group, rounds),
-            #[cfg(target_arch = "x86_64")]
-            Parallelism::X8 => super::avx512::permute_states(group, rounds),
-            #[allow(unreachable_patterns)]
-            _ => unreachable!("checked by is_available"),
-        }
+/// [`absorb_interleaved`] as a kernel; the caller checked that the job
+/// fits the states.
+pub(crate) struct AbsorbInterleaved<'a, 'b> {
+    pub states: &'a mut [u8],
+    pub job: &'a Interleaved<'b>,
+}
+
+impl LanesKernel for AbsorbInterleaved<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    unsafe fn run<V: Lanes>(self) {
+        // SAFETY: forwarded contract; the job fits (caller).
+        unsafe { absorb_interleaved::<V>(self.states, self.job) }
     }
 }
 
-/// Keccak-p[1600, rounds] on every state of `states` with the widest
-/// multi-state permutation this CPU has.
-pub fn keccak_p1600_many(states: &mut [State], rounds: usize) {
-    keccak_p1600_with(Parallelism::detect(), states, rounds)
+/// A Keccak-p[1600] state from its little-endian bytes (200; the form
+/// [`absorb_interleaved`] reads and writes).
+pub(crate) fn state_from_bytes(bytes: &[u8]) -> State {
+    core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
 }
 
-// SAFETY: plain integer operations; no instruction set needed.
-unsafe impl Lanes for u64 {
-    const N: usize = 1;
-    const FAST_XOR3: bool = false;
-
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        0
+/// The first `out.len()` (≤ 200) little-endian bytes of a Keccak-p[1600]
+/// state: all of it, or the start of the output (a chaining value).
+pub(crate) fn state_to_bytes(state: &State, out: &mut [u8]) {
+    for (w, bytes) in state.iter().zip(out.chunks_mut(8)) {
+        bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]);
     }
-    #[inline(always)]
-    unsafe fn splat(x: u64) -> Self {
-        x
-    }
-    #[inline(always)]
-    unsafe fn xor(a: Self, b: Self) -> Self {
-        a ^ b
-    }
-    #[inline(always)]
-    unsafe fn and(a: Self, b: Self) -> Self {
-        a & b
-    }
-    #[inline(always)]
-    unsafe fn chi(a: Self, b: Self, c: Self) -> Self {
-        a ^ (!b & c)
-    }
-    #[inline(always)]
-    unsafe fn rotl<const L: i32, const R: i32>(a: Self) -> Self {
-        a.rotate_left(L as u32)
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const u64) -> Self {
-        // SAFETY: the caller passes 8 readable bytes.
-        unsafe { p.read_unaligned() }
-    }
-    #[inline(always)]
-    unsafe fn store(self, p: *mut u64) {
-        // SAFETY: the caller passes 8 writable bytes.
-        unsafe { p.write_unaligned(self) }
-    }
-    #[inline(always)]
-    unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
-        for w in 0..words {
-            // SAFETY: ptrs[0] is readable for 8 * words bytes (trait contract).
-            state[w] ^=
-                u64::from_le(unsafe { (ptrs[0].add(8 * w) as *const u64).read_unaligned() });
-        }
-    }
-}
-
-/// The generic round on plain `u64` lanes: the portable scalar permutation.
-#[inline(always)]
-pub(crate) fn keccak_p1600_generic_scalar(a: &mut State, rounds: usize) {
-    let mut v = *a;
-    // SAFETY: the u64 implementation needs no instruction set.
-    unsafe { permute::<u64>(&mut v, rounds) };
-    *a = v;
 }

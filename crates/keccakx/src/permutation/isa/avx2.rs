@@ -2,25 +2,11 @@
 
 use core::arch::x86_64::*;
 
-use super::multi::{self, Lanes};
-use super::State;
-
-/// Whether this CPU has AVX2 (detected at run time with std; without std,
-/// whether the build targets it).
-#[inline]
-pub fn available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx2")
-    }
-}
+use crate::permutation::lanes::Lanes;
 
 // SAFETY: every method is only reached through functions compiled with
-// `#[target_feature(enable = "avx2")]` that are called after `available()`.
+// `#[target_feature(enable = "avx2")]` that the dispatcher calls after
+// detecting AVX2.
 unsafe impl Lanes for __m256i {
     const N: usize = 4;
     const FAST_XOR3: bool = false;
@@ -127,32 +113,4 @@ unsafe impl Lanes for __m256i {
             }
         }
     }
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn permute_states_avx2(states: &mut [State], rounds: usize) {
-    // SAFETY: this function is compiled with AVX2 and only called when present.
-    unsafe { multi::permute_states::<__m256i>(states, rounds) }
-}
-
-/// Permute up to four states. Panics if the CPU lacks AVX2.
-pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
-    assert!(available(), "AVX2 not available");
-    // SAFETY: AVX2 checked just above.
-    unsafe { permute_states_avx2(states, rounds) }
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn absorb_interleaved_avx2(states: &mut [u8], job: &multi::Interleaved) {
-    // SAFETY: compiled with AVX2, called only when present; the job fits
-    // (checked by the caller).
-    unsafe { multi::absorb_interleaved::<__m256i>(states, job) }
-}
-
-/// [`multi::absorb_interleaved`] on this instruction set; the caller checked
-/// that the CPU has it and that the job fits.
-pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
-    assert!(available());
-    // SAFETY: checked just above; the job fits (caller).
-    unsafe { absorb_interleaved_avx2(states, job) }
 }

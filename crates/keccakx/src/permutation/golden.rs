@@ -1,7 +1,36 @@
 //! The golden model: Keccak-p[b, nr] for every width, step by step as in
 //! FIPS 202 §3.2–3.3. Clarity over speed; every fast path is tested against it.
 
-use super::{log2_lane, State};
+use crate::error::{Error, Result};
+
+/// The state as 25 lanes, `A[x + 5*y]`. For widths below 1600 each lane holds
+/// w = b/25 bits in its low-order bits; the rest are zero.
+pub type State = [u64; 25];
+
+/// The seven Keccak-p widths b = 25·2^ℓ.
+pub const WIDTHS: [usize; 7] = [25, 50, 100, 200, 400, 800, 1600];
+
+/// ℓ = log2(b/25) for a valid width.
+pub fn log2_lane(width: usize) -> Result<u32> {
+    match WIDTHS.iter().position(|&w| w == width) {
+        Some(l) => Ok(l as u32),
+        None => Err(Error::InvalidWidth(width)),
+    }
+}
+
+/// Full round count of Keccak-f[b]: 12 + 2ℓ.
+pub fn max_rounds(width: usize) -> Result<usize> {
+    Ok(12 + 2 * log2_lane(width)? as usize)
+}
+
+/// Validates a (width, rounds) pair for Keccak-p.
+pub fn check_params(width: usize, rounds: usize) -> Result<()> {
+    let max = max_rounds(width)?;
+    if rounds == 0 || rounds > max {
+        return Err(Error::InvalidRounds { width, rounds, max });
+    }
+    Ok(())
+}
 
 /// Round constants of Keccak-f[1600] (FIPS 202 Table, derived by `rc` below).
 /// For a lane width w < 64 the constant is the low w bits of these.
@@ -137,9 +166,9 @@ pub fn round(a: &mut State, ir: usize, l: u32) {
 /// Keccak-p[width, rounds]: the last `rounds` round indices 12+2ℓ−nr .. 12+2ℓ−1.
 ///
 /// Panics if the parameters are invalid; callers validate with
-/// [`super::check_params`] first (every public mode does).
+/// [`check_params`] first (every public mode does).
 pub fn keccak_p(a: &mut State, width: usize, rounds: usize) {
-    super::check_params(width, rounds).expect("keccak_p: validated parameters");
+    check_params(width, rounds).expect("keccak_p: validated parameters");
     let l = log2_lane(width).expect("validated width");
     let total = 12 + 2 * l as usize;
     for ir in total - rounds..total {

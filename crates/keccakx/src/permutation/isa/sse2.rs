@@ -3,8 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::multi::{self, Lanes};
-use super::State;
+use crate::permutation::lanes::Lanes;
 
 // SAFETY: SSE2 is part of the x86-64 baseline: every method runs on every
 // x86-64 CPU.
@@ -75,17 +74,4 @@ unsafe impl Lanes for __m128i {
             }
         }
     }
-}
-
-/// Permute up to two states.
-pub(crate) fn permute_states(states: &mut [State], rounds: usize) {
-    // SAFETY: SSE2 is always present on x86-64.
-    unsafe { multi::permute_states::<__m128i>(states, rounds) }
-}
-
-/// [`multi::absorb_interleaved`] on SSE2 (the x86-64 baseline); the caller
-/// checked that the job fits.
-pub(crate) fn absorb_interleaved(states: &mut [u8], job: &multi::Interleaved) {
-    // SAFETY: SSE2 is always present on x86-64; the job fits (caller).
-    unsafe { multi::absorb_interleaved::<__m128i>(states, job) }
 }
