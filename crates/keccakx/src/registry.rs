@@ -696,12 +696,16 @@ impl Hasher {
 fn raw_rate_width(p: &Params) -> Result<Option<(usize, usize)>> {
     Ok(Some(match (p.rate, p.capacity, p.width) {
         (Some(r), Some(c), w) => {
-            if w.is_some_and(|w| w != r + c) {
+            // Sizes come from users (CLI, Python): r + c may overflow.
+            let sum = r.checked_add(c).ok_or(Error::InvalidParameter(
+                "--rate + --capacity is larger than any Keccak width (1600 bits at most)",
+            ))?;
+            if w.is_some_and(|w| w != sum) {
                 return Err(Error::InvalidParameter(
                     "--rate + --capacity must equal --width",
                 ));
             }
-            (r, r + c)
+            (r, sum)
         }
         (Some(r), None, w) => (r, w.unwrap_or(1600)),
         (None, Some(c), w) => {
@@ -754,6 +758,37 @@ mod tests {
             h.update(b"abc");
             assert_eq!(h.finalize().len(), a.default_len);
         }
+    }
+
+    /// Found by the `params` fuzz target: r + c overflowed (a panic with
+    /// overflow checks, a wrapped width without).
+    #[test]
+    fn huge_rate_and_capacity_are_an_error() {
+        for (r, c, w) in [
+            (usize::MAX, 2, None),
+            (usize::MAX, usize::MAX, Some(1600)),
+            (2, usize::MAX, None),
+            (usize::MAX, 0, None),
+        ] {
+            let p = Params {
+                rate: Some(r),
+                capacity: Some(c),
+                width: w,
+                ..Default::default()
+            };
+            assert!(Hasher::new("keccak", &p).is_err(), "r={r} c={c}");
+        }
+        let e = Hasher::new(
+            "keccak",
+            &Params {
+                rate: Some(usize::MAX),
+                capacity: Some(8),
+                ..Default::default()
+            },
+        )
+        .err()
+        .unwrap();
+        assert!(e.to_string().contains("larger than any Keccak width"), "{e}");
     }
 
     #[test]
