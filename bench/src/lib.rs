@@ -365,8 +365,7 @@ fn sha3_256_cases() -> Vec<Case<'static>> {
     }));
     #[cfg(feature = "openssl")]
     {
-        let mut h =
-            openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
+        let mut h = openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
         v.push(case("OpenSSL", 1, move |d| {
             h.update(d).unwrap();
             black_box(h.finish().unwrap());
@@ -400,8 +399,7 @@ fn shake128_cases() -> Vec<Case<'static>> {
     }));
     #[cfg(feature = "openssl")]
     {
-        let mut h =
-            openssl::hash::Hasher::new(openssl::hash::MessageDigest::shake_128()).unwrap();
+        let mut h = openssl::hash::Hasher::new(openssl::hash::MessageDigest::shake_128()).unwrap();
         v.push(case("OpenSSL", 1, move |d| {
             h.update(d).unwrap();
             let mut o = [0u8; 32];
@@ -574,8 +572,7 @@ fn batch_sha3_256_cases(all: usize) -> Vec<Case<'static>> {
     }));
     #[cfg(feature = "openssl")]
     {
-        let mut h =
-            openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
+        let mut h = openssl::hash::Hasher::new(openssl::hash::MessageDigest::sha3_256()).unwrap();
         v.push(case("OpenSSL one-at-a-time", 1, move |d| {
             for m in d.chunks(64) {
                 h.update(m).unwrap();

@@ -14,7 +14,14 @@ fn hash_file(path: &str) -> std::io::Result<String> {
         // SAFETY: a private read-only mapping of the whole file, unmapped
         // below; the benchmark's files are not changed while it runs.
         let p = unsafe {
-            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, f.as_raw_fd(), 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE,
+                f.as_raw_fd(),
+                0,
+            )
         };
         if p == libc::MAP_FAILED {
             return Err(std::io::Error::last_os_error());

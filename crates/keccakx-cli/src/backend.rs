@@ -109,7 +109,13 @@ pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<
                 )
             })?;
             let dev = open_gpu(false).map_err(|e| format!("no GPU available ({e})"))?;
-            let b = GpuBatch::new(Box::new(|| Err("opened already".into())), None, spec, out_len, true);
+            let b = GpuBatch::new(
+                Box::new(|| Err("opened already".into())),
+                None,
+                spec,
+                out_len,
+                true,
+            );
             let _ = b.engine.set(Ok(Fallback::sticky(dev)));
             Ok(Some(b))
         }
@@ -123,7 +129,13 @@ pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<
                 _ => return Ok(None),
             }
             let cost = CostModel::from_env();
-            Ok(Some(GpuBatch::new(Box::new(|| open_gpu(true)), Some(cost), spec, out_len, false)))
+            Ok(Some(GpuBatch::new(
+                Box::new(|| open_gpu(true)),
+                Some(cost),
+                spec,
+                out_len,
+                false,
+            )))
         }
     }
 }
@@ -146,7 +158,13 @@ fn read_small(path: &OsString) -> io::Result<Vec<u8>> {
 }
 
 impl GpuBatch {
-    fn new(open: Opener, cost: Option<CostModel>, spec: LaneSpec, out_len: usize, forced: bool) -> GpuBatch {
+    fn new(
+        open: Opener,
+        cost: Option<CostModel>,
+        spec: LaneSpec,
+        out_len: usize,
+        forced: bool,
+    ) -> GpuBatch {
         GpuBatch {
             engine: OnceLock::new(),
             open,
@@ -173,7 +191,14 @@ impl GpuBatch {
     fn hash_chunk(&self, inputs: &[&[u8]], out: &mut [u8]) -> bool {
         let cpu = || Threads::new(keccakx::engine::current());
         let to_gpu = match &self.cost {
-            Some(c) => c.route(&self.spec, inputs, self.out_len, rayon::current_num_threads()) != Route::Cpu,
+            Some(c) => {
+                c.route(
+                    &self.spec,
+                    inputs,
+                    self.out_len,
+                    rayon::current_num_threads(),
+                ) != Route::Cpu
+            }
             None => true,
         };
         match self.engine().filter(|_| to_gpu) {
@@ -345,8 +370,16 @@ mod tests {
             calls: AtomicUsize::new(0),
             inputs: AtomicUsize::new(0),
         };
-        let b = GpuBatch::new(Box::new(|| Err("not opened".into())), None, spec, out_len, forced);
-        let _ = b.engine.set(Ok(Fallback::sticky(Box::new(fake) as Box<dyn Engine>)));
+        let b = GpuBatch::new(
+            Box::new(|| Err("not opened".into())),
+            None,
+            spec,
+            out_len,
+            forced,
+        );
+        let _ = b
+            .engine
+            .set(Ok(Fallback::sticky(Box::new(fake) as Box<dyn Engine>)));
         let mut got: Vec<(usize, Digest)> = Vec::new();
         let status = b.run(&algo, &files, ReadOpts::default(), &mut |i, d| {
             got.push((i, d));
@@ -389,7 +422,10 @@ mod tests {
         // Auto: a few small files stay on the CPU by the cost model.
         let (spec, out_len) = lane_of(&a("sha3-256")).unwrap();
         let few: Vec<&[u8]> = vec![&[0u8; 100]; 3];
-        assert_eq!(CostModel::default().route(&spec, &few, out_len, 2), Route::Cpu);
+        assert_eq!(
+            CostModel::default().route(&spec, &few, out_len, 2),
+            Route::Cpu
+        );
         assert!(batch_for(Backend::Cpu, &a("sha3-256"), 10_000)
             .unwrap()
             .is_none());

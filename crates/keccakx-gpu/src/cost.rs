@@ -145,7 +145,8 @@ impl CostModel {
         let blocks: f64 = cost.iter().sum();
         // A message longer than the GPU's time for the whole batch (at full
         // occupancy, plus the call) would make the batch wait for one thread.
-        let budget = self.call_s + bytes as f64 / self.h2d_bytes_per_s + blocks / self.gpu_blocks_per_s;
+        let budget =
+            self.call_s + bytes as f64 / self.h2d_bytes_per_s + blocks / self.gpu_blocks_per_s;
         let cut = budget * self.thread_blocks_per_s;
         let long: Vec<usize> = (0..inputs.len()).filter(|&i| cost[i] > cut).collect();
         let (gpu_bytes, gpu_blocks, gpu_longest, cpu_blocks) = if long.is_empty() {
@@ -185,7 +186,14 @@ impl CostModel {
     /// Whether a batch of `count` messages of about `bytes` in all (at
     /// `spec`'s rate) is worth the GPU rather than `cores` CPU cores: the
     /// CLI's `--backend auto` before it has read the files.
-    pub fn prefers_gpu(&self, spec: &LaneSpec, count: usize, bytes: u64, out_len: usize, cores: usize) -> bool {
+    pub fn prefers_gpu(
+        &self,
+        spec: &LaneSpec,
+        count: usize,
+        bytes: u64,
+        out_len: usize,
+        cores: usize,
+    ) -> bool {
         if count == 0 {
             return false;
         }

@@ -16,9 +16,9 @@ use cudarc::driver::{
     result, sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream,
     DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg,
 };
-use rayon::prelude::*;
 use cudarc::nvrtc::Ptx;
 use keccakx::engine::LaneSpec;
+use rayon::prelude::*;
 
 use crate::error::GpuError;
 use crate::kernels::{self, BatchJob, Module, BATCH_THREADS, PAPER_STATES, PERM_THREADS};
@@ -472,7 +472,10 @@ impl GpuHasher {
         sc.d_idx = DevBuf::empty(&self.ctx);
         sc.gather = DevBuf::empty(&self.ctx);
         sc.prefixes = DevBuf::empty(&self.ctx);
-        sc.h_out = [Pinned::new(&self.ctx, 0, false)?, Pinned::new(&self.ctx, 0, false)?];
+        sc.h_out = [
+            Pinned::new(&self.ctx, 0, false)?,
+            Pinned::new(&self.ctx, 0, false)?,
+        ];
         Ok(())
     }
 
@@ -659,7 +662,11 @@ impl GpuHasher {
             BatchKernel::StagedU64 => batch("kx_batch_u64_r24", staged_smem),
             BatchKernel::StagedCapped => batch("kx_batch_lb6_r24", staged_smem),
             BatchKernel::DoubleBuffered => batch(
-                if r24 { "kx_batch_async_r24" } else { "kx_batch_async_r12" },
+                if r24 {
+                    "kx_batch_async_r24"
+                } else {
+                    "kx_batch_async_r12"
+                },
                 kernels::batch_async_smem_bytes(spec.rate_bytes),
             ),
             _ => match spec.rounds {
@@ -806,14 +813,15 @@ impl GpuHasher {
                 let st = &mut stages[c % STAGES];
                 let previous = wait_stage(st, &mut stats)?;
                 let Stage { host, h_out, .. } = st;
-                let mut fill_c = |host: &mut HostBufs| -> Result<Option<(ChunkPlan, f64)>, GpuError> {
-                    if c >= n_chunks {
-                        return Ok(None);
-                    }
-                    let t = Instant::now();
-                    let p = fill(c, host)?;
-                    Ok(Some((p, t.elapsed().as_secs_f64())))
-                };
+                let mut fill_c =
+                    |host: &mut HostBufs| -> Result<Option<(ChunkPlan, f64)>, GpuError> {
+                        if c >= n_chunks {
+                            return Ok(None);
+                        }
+                        let t = Instant::now();
+                        let p = fill(c, host)?;
+                        Ok(Some((p, t.elapsed().as_secs_f64())))
+                    };
                 let mut drain_prev = |h_out: &Pinned| -> Result<f64, GpuError> {
                     let t = Instant::now();
                     if let Some((pc, bytes)) = previous {
@@ -977,7 +985,14 @@ impl GpuHasher {
         }
         let stream = self.stream();
         let (out_ptr, _record) = out.device_ptr_mut(&stream);
-        self.device_job(&mut lock(&self.scratch), spec, data, layout, out_len, out_ptr)
+        self.device_job(
+            &mut lock(&self.scratch),
+            spec,
+            data,
+            layout,
+            out_len,
+            out_ptr,
+        )
     }
 
     fn device_job(
@@ -1221,7 +1236,14 @@ impl Drop for GpuHasher {
 
 /// A permutation kernel: module, entry point, threads per block, states per block.
 /// The kernel's parameter block for messages at raw device addresses.
-pub(crate) fn raw_job(spec: &LaneSpec, data: u64, data_len: u64, layout: RawLayout, out: u64, out_len: u32) -> BatchJob {
+pub(crate) fn raw_job(
+    spec: &LaneSpec,
+    data: u64,
+    data_len: u64,
+    layout: RawLayout,
+    out: u64,
+    out_len: u32,
+) -> BatchJob {
     let mut job = BatchJob {
         data,
         data_len,
@@ -1253,8 +1275,18 @@ pub(crate) fn raw_job(spec: &LaneSpec, data: u64, data_len: u64, layout: RawLayo
 
 fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
     match kernel {
-        PermKernel::Fast24 => (Module::Perm, "kx_perm_r24", PERM_THREADS, PERM_THREADS as u64),
-        PermKernel::Fast12 => (Module::Perm, "kx_perm_r12", PERM_THREADS, PERM_THREADS as u64),
+        PermKernel::Fast24 => (
+            Module::Perm,
+            "kx_perm_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::Fast12 => (
+            Module::Perm,
+            "kx_perm_r12",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
         PermKernel::FastU64 => (
             Module::Perm,
             "kx_perm_u64_r24",
@@ -1272,7 +1304,10 @@ fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
 
 /// Wait for a stage's chunk (if any), add its event times to `stats`, and
 /// say which chunk it was and how many output bytes it left in `h_out`.
-fn wait_stage(st: &mut Stage, stats: &mut PipelineStats) -> Result<Option<(usize, usize)>, GpuError> {
+fn wait_stage(
+    st: &mut Stage,
+    stats: &mut PipelineStats,
+) -> Result<Option<(usize, usize)>, GpuError> {
     let Some(p) = st.pending.take() else {
         return Ok(None);
     };
@@ -1307,7 +1342,13 @@ const PLAN_BLOCK: usize = 1024;
 /// block of messages on all cores; the serial pass looks at single messages
 /// only where a chunk may close inside a block.
 fn plan_chunks(inputs: &[&[u8]], out_len: usize, chunk_bytes: usize) -> Vec<Range<usize>> {
-    plan_chunks_with(inputs, out_len, chunk_bytes, MIN_LAUNCH_MESSAGES, MAX_CHUNK_BYTES)
+    plan_chunks_with(
+        inputs,
+        out_len,
+        chunk_bytes,
+        MIN_LAUNCH_MESSAGES,
+        MAX_CHUNK_BYTES,
+    )
 }
 
 fn plan_chunks_with(
@@ -1402,7 +1443,12 @@ fn pack_messages(
         host.h_idx.reserve(16 * n, true)?;
         Some(&mut host.h_idx.as_mut_slice()[..16 * n])
     };
-    pack_into(&mut host.h_in.as_mut_slice()[..data_bytes], idx, msgs, &sizes);
+    pack_into(
+        &mut host.h_in.as_mut_slice()[..data_bytes],
+        idx,
+        msgs,
+        &sizes,
+    );
     Ok(ChunkPlan {
         data_bytes,
         indexed: !uniform,
@@ -1425,7 +1471,12 @@ fn piece_sizes(msgs: &[&[u8]]) -> Vec<(usize, usize, usize)> {
 /// Write `msgs` at 8-byte aligned offsets into `data` (exactly their packed
 /// size) and, if given, n u64 offsets then n u64 lengths into `idx`, each
 /// piece of messages on its own thread.
-fn pack_into(data: &mut [u8], idx: Option<&mut [u8]>, msgs: &[&[u8]], sizes: &[(usize, usize, usize)]) {
+fn pack_into(
+    data: &mut [u8],
+    idx: Option<&mut [u8]>,
+    msgs: &[&[u8]],
+    sizes: &[(usize, usize, usize)],
+) {
     let n = msgs.len();
     let mut data_parts = Vec::with_capacity(sizes.len());
     let mut bases = Vec::with_capacity(sizes.len());
@@ -1445,7 +1496,10 @@ fn pack_into(data: &mut [u8], idx: Option<&mut [u8]>, msgs: &[&[u8]], sizes: &[(
                 l.chunks_mut(8 * PACK_PIECE).map(Some).collect(),
             )
         }
-        None => ((0..sizes.len()).map(|_| None).collect(), (0..sizes.len()).map(|_| None).collect()),
+        None => (
+            (0..sizes.len()).map(|_| None).collect(),
+            (0..sizes.len()).map(|_| None).collect(),
+        ),
     };
     let work: Vec<_> = msgs
         .chunks(PACK_PIECE)
@@ -1496,7 +1550,13 @@ mod tests {
     fn chunks_cover_the_batch_in_order() {
         let data = vec![0u8; 1000];
         let msgs: Vec<&[u8]> = (0..5000).map(|i| &data[..(i * 7) % 300]).collect();
-        for (target, min, max) in [(64usize, 1usize, 64usize), (1000, 1, 5000), (5000, 300, 20000), (1 << 20, 100_000, 1 << 20), (4096, 2000, 1 << 30)] {
+        for (target, min, max) in [
+            (64usize, 1usize, 64usize),
+            (1000, 1, 5000),
+            (5000, 300, 20000),
+            (1 << 20, 100_000, 1 << 20),
+            (4096, 2000, 1 << 30),
+        ] {
             let ch = plan_chunks_with(&msgs, 32, target, min, max);
             assert_eq!(ch.first().unwrap().start, 0);
             assert_eq!(ch.last().unwrap().end, msgs.len());
@@ -1506,8 +1566,14 @@ mod tests {
             for (k, r) in ch.iter().enumerate() {
                 assert!(!r.is_empty());
                 let bytes: usize = msgs[r.clone()].iter().map(|m| round8(m.len())).sum();
-                assert!(r.len() == 1 || bytes <= max.max(target), "chunk over the cap");
-                assert!(r.len() == 1 || r.len() * 32 <= max.max(target), "output over the cap");
+                assert!(
+                    r.len() == 1 || bytes <= max.max(target),
+                    "chunk over the cap"
+                );
+                assert!(
+                    r.len() == 1 || r.len() * 32 <= max.max(target),
+                    "output over the cap"
+                );
                 // Every chunk but the last is full, or stopped by a cap.
                 if k + 1 < ch.len() {
                     let next = round8(msgs[r.end].len());
@@ -1547,7 +1613,8 @@ mod tests {
             let mut pos = 0;
             for (k, m) in msgs.iter().enumerate() {
                 let o = u64::from_le_bytes(idx[8 * k..8 * k + 8].try_into().unwrap()) as usize;
-                let l = u64::from_le_bytes(idx[8 * (n + k)..8 * (n + k) + 8].try_into().unwrap()) as usize;
+                let l = u64::from_le_bytes(idx[8 * (n + k)..8 * (n + k) + 8].try_into().unwrap())
+                    as usize;
                 assert_eq!((o, l), (pos, m.len()), "shape {shape} message {k}");
                 assert_eq!(&dst[o..o + l], *m);
                 pos += round8(m.len());

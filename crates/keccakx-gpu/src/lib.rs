@@ -43,9 +43,9 @@ use cudarc::driver::{result, sys};
 use keccakx::engine::{BatchHint, Engine, EngineError, EngineRef, Fallback, LaneSpec, Threads};
 use keccakx::tree_li::TreeLiParams;
 
+pub use cost::{CostModel, Route};
 pub use cudarc;
 pub use error::GpuError;
-pub use cost::{CostModel, Route};
 pub use hasher::{
     perm_reference, BatchKernel, GpuHasher, InputPath, Layout, PermKernel, PipelineStats, RawLayout,
 };
@@ -215,7 +215,13 @@ impl GpuEngine {
     }
 
     /// KT128/KT256 of host data, leaves on this engine (keccakx's KT).
-    pub fn kt(&self, v: KtVariant, data: &[u8], customization: &[u8], out: &mut [u8]) -> Result<(), GpuError> {
+    pub fn kt(
+        &self,
+        v: KtVariant,
+        data: &[u8],
+        customization: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
         self.on_fallback(|e| match v {
             KtVariant::Kt128 => {
                 let mut h = keccakx::rfc9861::Kt128::with_engine(customization, e);
@@ -245,8 +251,9 @@ impl GpuEngine {
         self.on_fallback(|e| -> Result<(), GpuError> {
             match v {
                 PhVariant::Ph128 => {
-                    let mut h = keccakx::sp800_185::ParallelHash128::with_engine(block, customization, e)
-                        .map_err(bad)?;
+                    let mut h =
+                        keccakx::sp800_185::ParallelHash128::with_engine(block, customization, e)
+                            .map_err(bad)?;
                     h.update(data);
                     if xof {
                         h.finalize_xof().read(out)
@@ -255,8 +262,9 @@ impl GpuEngine {
                     }
                 }
                 PhVariant::Ph256 => {
-                    let mut h = keccakx::sp800_185::ParallelHash256::with_engine(block, customization, e)
-                        .map_err(bad)?;
+                    let mut h =
+                        keccakx::sp800_185::ParallelHash256::with_engine(block, customization, e)
+                            .map_err(bad)?;
                     h.update(data);
                     if xof {
                         h.finalize_xof().read(out)
@@ -270,10 +278,17 @@ impl GpuEngine {
     }
 
     /// Tree LI of host data, every level batched on this engine.
-    pub fn tree_li(&self, params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<(), GpuError> {
+    pub fn tree_li(
+        &self,
+        params: &TreeLiParams,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
         self.on_fallback(|e| {
             e.with(|eng| keccakx::tree_li::tree_li_with_engine(eng, params, msg, out))
-                .map_err(|_| GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)"))
+                .map_err(|_| {
+                    GpuError::Unsupported("invalid tree-LI parameters (see TreeLiParams::validate)")
+                })
         })?
     }
 }
@@ -329,13 +344,20 @@ impl Engine for GpuEngine {
                 let mut long_out = vec![0u8; long_in.len() * out_len];
                 let mut short_out = vec![0u8; short_in.len() * out_len];
                 let r = std::thread::scope(|s| {
-                    let cpu_part = s.spawn(|| cpu().hash_many(spec, &long_in, out_len, &mut long_out));
-                    let r = self
-                        .hasher
-                        .hash_many_beside(spec, &short_in, out_len, &mut short_out, side);
+                    let cpu_part =
+                        s.spawn(|| cpu().hash_many(spec, &long_in, out_len, &mut long_out));
+                    let r = self.hasher.hash_many_beside(
+                        spec,
+                        &short_in,
+                        out_len,
+                        &mut short_out,
+                        side,
+                    );
                     let joined = cpu_part.join();
                     r.and_then(|()| {
-                        joined.map_err(|_| GpuError::Cuda("the CPU part of a split batch panicked".into()))
+                        joined.map_err(|_| {
+                            GpuError::Cuda("the CPU part of a split batch panicked".into())
+                        })
                     })
                 });
                 r.map_err(Self::err)?;
@@ -370,13 +392,41 @@ mod tests {
         let msg = b"The quick brown fox jumps over the lazy dog";
         let cases: [(&str, Params, usize); 6] = [
             ("sha3-224", Params::default(), 28),
-            ("shake256", Params { length: Some(300), ..Default::default() }, 300),
+            (
+                "shake256",
+                Params {
+                    length: Some(300),
+                    ..Default::default()
+                },
+                300,
+            ),
             ("keccak-512", Params::default(), 64),
-            ("turboshake256", Params { domain: Some(0x23), length: Some(70), ..Default::default() }, 70),
-            ("cshake256", Params { length: Some(64), ..Default::default() }, 64),
+            (
+                "turboshake256",
+                Params {
+                    domain: Some(0x23),
+                    length: Some(70),
+                    ..Default::default()
+                },
+                70,
+            ),
+            (
+                "cshake256",
+                Params {
+                    length: Some(64),
+                    ..Default::default()
+                },
+                64,
+            ),
             (
                 "keccak",
-                Params { rate: Some(8), capacity: Some(1592), rounds: Some(5), suffix: Some(0x1F), ..Default::default() },
+                Params {
+                    rate: Some(8),
+                    capacity: Some(1592),
+                    rounds: Some(5),
+                    suffix: Some(0x1F),
+                    ..Default::default()
+                },
                 32,
             ),
         ];
@@ -388,8 +438,15 @@ mod tests {
             spec.hash_one(msg, &mut got);
             assert_eq!(got, h.finalize(), "{name}");
         }
-        let custom = Params { customization: b"x".to_vec(), ..Default::default() };
-        assert!(keccakx::batch::lane_spec("cshake128", &custom).unwrap().is_none());
-        assert!(keccakx::batch::lane_spec("kt128", &Params::default()).unwrap().is_none());
+        let custom = Params {
+            customization: b"x".to_vec(),
+            ..Default::default()
+        };
+        assert!(keccakx::batch::lane_spec("cshake128", &custom)
+            .unwrap()
+            .is_none());
+        assert!(keccakx::batch::lane_spec("kt128", &Params::default())
+            .unwrap()
+            .is_none());
     }
 }

@@ -15,12 +15,14 @@ use std::cell::RefCell;
 
 use cudarc::driver::{result, sys, CudaSlice, DevicePtr};
 use keccakx::engine::{Engine, EngineError, LaneSpec, ResidentInput, Strided};
-use keccakx::tree_li::TreeLiParams;
 use keccakx::rfc9861::KtFinalNode;
 use keccakx::sp800_185::ParallelHashOuter;
+use keccakx::tree_li::TreeLiParams;
 
 use crate::error::GpuError;
-use crate::hasher::{check_out_len, check_spec, lock, raw_job, round8, GpuHasher, RawLayout, Scratch};
+use crate::hasher::{
+    check_out_len, check_spec, lock, raw_job, round8, GpuHasher, RawLayout, Scratch,
+};
 
 /// KangarooTwelve chunk size (RFC 9861).
 pub const KT_CHUNK: usize = KtFinalNode::<168>::CHUNK_LEN;
@@ -190,14 +192,14 @@ impl ResidentInput for DeviceInput<'_> {
         sink: &mut dyn FnMut(&[u8]) -> Result<(), EngineError>,
     ) -> Result<(), EngineError> {
         let mut sink_error = None;
-        let r = self
-            .hasher
-            .leaves_device(spec, self.data, first, leaf, count, cv_len, &mut |cvs| {
-                sink(cvs).map_err(|e| {
-                    sink_error = Some(e);
-                    GpuError::Unsupported("stopped by the mode")
-                })
-            });
+        let r =
+            self.hasher
+                .leaves_device(spec, self.data, first, leaf, count, cv_len, &mut |cvs| {
+                    sink(cvs).map_err(|e| {
+                        sink_error = Some(e);
+                        GpuError::Unsupported("stopped by the mode")
+                    })
+                });
         match (r, sink_error) {
             (_, Some(e)) => Err(e),
             (Err(e), None) => Err(self.fail(e)),
@@ -281,7 +283,14 @@ impl GpuHasher {
                 stride: leaf as u64,
                 len: leaf as u64,
             };
-            let job = raw_job(spec, at, end - (base + first * leaf as u64), layout, sc.d_out[b].ptr(), out_len32);
+            let job = raw_job(
+                spec,
+                at,
+                end - (base + first * leaf as u64),
+                layout,
+                sc.d_out[b].ptr(),
+                out_len32,
+            );
             self.launch(&stream, spec, job, aligned8 && at % 8 == 0)?;
             let bytes = n as usize * cv_len;
             // SAFETY: h_out[b] holds at least `bytes` (reserved above) and is
@@ -343,7 +352,9 @@ impl GpuHasher {
         check_spec(spec)?;
         let out_len32 = check_out_len(out_len)?;
         if msgs.len().checked_mul(out_len) != Some(out.len()) {
-            return Err(GpuError::Unsupported("output size must be the message count * out_len"));
+            return Err(GpuError::Unsupported(
+                "output size must be the message count * out_len",
+            ));
         }
         if msgs.is_empty() || out_len == 0 {
             return Ok(());
@@ -351,14 +362,20 @@ impl GpuHasher {
         let dlen = data.len() as u64;
         for m in msgs {
             let end = if m.tail > 0 {
-                m.count.checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.tail as u64))
+                m.count
+                    .checked_mul(m.stride)
+                    .and_then(|x| x.checked_add(m.first + m.tail as u64))
             } else if m.count > 0 {
-                (m.count - 1).checked_mul(m.stride).and_then(|x| x.checked_add(m.first + m.piece as u64))
+                (m.count - 1)
+                    .checked_mul(m.stride)
+                    .and_then(|x| x.checked_add(m.first + m.piece as u64))
             } else {
                 Some(m.first)
             };
             if end.is_none_or(|e| e > dlen) || (m.count > 1 && m.stride < m.piece as u64) {
-                return Err(GpuError::Unsupported("a gathered message reaches past the device buffer"));
+                return Err(GpuError::Unsupported(
+                    "a gathered message reaches past the device buffer",
+                ));
             }
         }
         let hdr = prefix.len();
@@ -391,12 +408,25 @@ impl GpuHasher {
                 let at = dst + (j * slot + hdr) as u64;
                 if m.count > 0 {
                     if m.stride <= MAX_PITCH {
-                        copy_2d(src + m.first, m.stride as usize, at, m.piece, m.piece, m.count as usize, cu)?;
+                        copy_2d(
+                            src + m.first,
+                            m.stride as usize,
+                            at,
+                            m.piece,
+                            m.piece,
+                            m.count as usize,
+                            cu,
+                        )?;
                     } else {
                         for c in 0..m.count {
                             // SAFETY: inside `data` (checked above) and the slot.
                             unsafe {
-                                result::memcpy_dtod_async(at + c * m.piece as u64, src + m.first + c * m.stride, m.piece, cu)
+                                result::memcpy_dtod_async(
+                                    at + c * m.piece as u64,
+                                    src + m.first + c * m.stride,
+                                    m.piece,
+                                    cu,
+                                )
                             }?;
                         }
                     }
@@ -404,7 +434,9 @@ impl GpuHasher {
                 if m.tail > 0 {
                     let from = src + m.first + m.count * m.stride;
                     // SAFETY: inside `data` (checked above) and the slot.
-                    unsafe { result::memcpy_dtod_async(at + m.count * m.piece as u64, from, m.tail, cu) }?;
+                    unsafe {
+                        result::memcpy_dtod_async(at + m.count * m.piece as u64, from, m.tail, cu)
+                    }?;
                 }
             }
             for (j, _) in group.iter().enumerate() {
@@ -421,11 +453,23 @@ impl GpuHasher {
                 offsets: sc.d_idx.ptr(),
                 lengths: sc.d_idx.ptr() + 8 * k as u64,
             };
-            self.run_raw(&stream, spec, dst, (k * slot) as u64, layout, sc.d_out[0].ptr(), out_len32, true)?;
+            self.run_raw(
+                &stream,
+                spec,
+                dst,
+                (k * slot) as u64,
+                layout,
+                sc.d_out[0].ptr(),
+                out_len32,
+                true,
+            )?;
             let start = g * per;
             // SAFETY: d_out[0] holds the finished kernel's k * out_len bytes.
             unsafe {
-                result::memcpy_dtoh_sync(&mut out[start * out_len..(start + k) * out_len], sc.d_out[0].ptr())
+                result::memcpy_dtoh_sync(
+                    &mut out[start * out_len..(start + k) * out_len],
+                    sc.d_out[0].ptr(),
+                )
             }?;
             drop(prefixes);
         }
@@ -458,8 +502,13 @@ impl GpuHasher {
         if buf.is_empty() {
             return Ok(());
         }
-        if pos.checked_add(buf.len() as u64).is_none_or(|e| e > data.len() as u64) {
-            return Err(GpuError::Unsupported("read past the end of the device buffer"));
+        if pos
+            .checked_add(buf.len() as u64)
+            .is_none_or(|e| e > data.len() as u64)
+        {
+            return Err(GpuError::Unsupported(
+                "read past the end of the device buffer",
+            ));
         }
         let stream = self.stream();
         let (ptr, _record) = data.device_ptr(&stream);
@@ -552,10 +601,19 @@ impl GpuHasher {
             Ok(())
         }
         let r = match v {
-            PhVariant::Ph128 => run(ParallelHashOuter::<168>::new(block, customization).map_err(bad)?, &input, xof, out),
-            PhVariant::Ph256 => run(ParallelHashOuter::<136>::new(block, customization).map_err(bad)?, &input, xof, out),
+            PhVariant::Ph128 => run(
+                ParallelHashOuter::<168>::new(block, customization).map_err(bad)?,
+                &input,
+                xof,
+                out,
+            ),
+            PhVariant::Ph256 => run(
+                ParallelHashOuter::<136>::new(block, customization).map_err(bad)?,
+                &input,
+                xof,
+                out,
+            ),
         };
         input.into_result(r)
     }
 }
-

@@ -322,7 +322,8 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(48)
                 };
                 let mut got = vec![0u8; 48];
-                engine().parallelhash(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
+                engine()
+                    .parallelhash(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH128 host n={n} B={block} xof={xof}");
                 let d = gpu.upload(&x).unwrap();
@@ -338,7 +339,8 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                     h.finalize_vec(64)
                 };
                 let mut got = vec![0u8; 64];
-                engine().parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
+                engine()
+                    .parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
                 let mut got = vec![0u8; 64];
@@ -451,10 +453,16 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let mut got = vec![0u8; 64];
             engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
-            let d = shared().unwrap().upload(if msg.is_empty() { &[0u8][..] } else { &msg }).unwrap();
+            let d = shared()
+                .unwrap()
+                .upload(if msg.is_empty() { &[0u8][..] } else { &msg })
+                .unwrap();
             if !msg.is_empty() {
                 let mut got = vec![0u8; 64];
-                shared().unwrap().tree_li_device(&params, &d, None, &mut got).unwrap();
+                shared()
+                    .unwrap()
+                    .tree_li_device(&params, &d, None, &mut got)
+                    .unwrap();
                 assert!(got == want, "tree LI device-resident H={height} n={n}");
             }
         }
@@ -482,14 +490,25 @@ fn lengths_around_each_rate_edge_match_the_cpu() {
             gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
             assert!(out == want, "{name} host-fed len {l}");
             let flat: Vec<u8> = msgs.concat();
-            let d = gpu.upload(if flat.is_empty() { &[0u8][..] } else { &flat }).unwrap();
-            let lay = Layout::Uniform { count: refs.len(), stride: l as u64, len: l as u64 };
-            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            let d = gpu
+                .upload(if flat.is_empty() { &[0u8][..] } else { &flat })
+                .unwrap();
+            let lay = Layout::Uniform {
+                count: refs.len(),
+                stride: l as u64,
+                len: l as u64,
+            };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
+                .unwrap();
             assert!(out == want, "{name} device uniform len {l}");
             let offs: Vec<u64> = (0..refs.len() as u64).map(|i| i * l as u64).collect();
             let ls = vec![l as u64; refs.len()];
-            let lay = Layout::Indexed { offsets: &offs, lengths: &ls };
-            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out).unwrap();
+            let lay = Layout::Indexed {
+                offsets: &offs,
+                lengths: &ls,
+            };
+            gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
+                .unwrap();
             assert!(out == want, "{name} device indexed len {l}");
         }
     }
@@ -555,14 +574,21 @@ fn kt_and_parallelhash_up_to_a_gib() {
             h.update(&m[..n]);
             h.finalize_into(&mut want);
             let mut got = [0u8; 64];
-            engine().kt(KtVariant::Kt128, &m[..n], b"host", &mut got).unwrap();
+            engine()
+                .kt(KtVariant::Kt128, &m[..n], b"host", &mut got)
+                .unwrap();
             assert!(got == want, "KT128 host-fed n={n}");
             for (block, xof) in [(8192usize, false), (1 << 20, true), (1000, true)] {
                 let mut h = keccakx::sp800_185::ParallelHash256::new(block, b"S").unwrap();
                 h.update(&m[..n]);
-                let want = if xof { h.finalize_xof().read_vec(100) } else { h.finalize_vec(100) };
+                let want = if xof {
+                    h.finalize_xof().read_vec(100)
+                } else {
+                    h.finalize_vec(100)
+                };
                 let mut got = vec![0u8; 100];
-                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got).unwrap();
+                gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got)
+                    .unwrap();
                 assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
             }
         }
@@ -580,8 +606,23 @@ fn tree_li_device_resident_gathers_every_leaf() {
     for height in 1..=4 {
         for (n, params) in [
             (25_200_000usize, TreeLiParams::paper(height)),
-            (1_000_003, TreeLiParams { height, block_size: Some(100), prefix: vec![9; 200], ..TreeLiParams::default() }),
-            (50_001, TreeLiParams { height, block_size: Some(1), ..TreeLiParams::paper(height) }),
+            (
+                1_000_003,
+                TreeLiParams {
+                    height,
+                    block_size: Some(100),
+                    prefix: vec![9; 200],
+                    ..TreeLiParams::default()
+                },
+            ),
+            (
+                50_001,
+                TreeLiParams {
+                    height,
+                    block_size: Some(1),
+                    ..TreeLiParams::paper(height)
+                },
+            ),
             (77, TreeLiParams::paper(height)),
         ] {
             let mut want = [0u8; 48];
@@ -625,17 +666,31 @@ fn repeated_small_calls_allocate_nothing() {
         gpu.hash_many(&spec, &msgs, 32, &mut out).unwrap();
         assert!(out == want, "host-fed, round {round}");
         out.fill(0);
-        let uniform = Layout::Uniform { count, stride: len as u64, len: len as u64 };
-        gpu.hash_many_device(&spec, &d, uniform, 32, &mut out).unwrap();
+        let uniform = Layout::Uniform {
+            count,
+            stride: len as u64,
+            len: len as u64,
+        };
+        gpu.hash_many_device(&spec, &d, uniform, 32, &mut out)
+            .unwrap();
         assert!(out == want, "device uniform, round {round}");
         out.fill(0);
-        let indexed = Layout::Indexed { offsets: &offs, lengths: &lens };
-        gpu.hash_many_device(&spec, &d, indexed, 32, &mut out).unwrap();
+        let indexed = Layout::Indexed {
+            offsets: &offs,
+            lengths: &lens,
+        };
+        gpu.hash_many_device(&spec, &d, indexed, 32, &mut out)
+            .unwrap();
         assert!(out == want, "device indexed, round {round}");
-        gpu.hash_many_device_to_device(&spec, &d, uniform, 32, &mut d_out).unwrap();
-        assert!(gpu.download(&d_out).unwrap() == want, "device to device, round {round}");
+        gpu.hash_many_device_to_device(&spec, &d, uniform, 32, &mut d_out)
+            .unwrap();
+        assert!(
+            gpu.download(&d_out).unwrap() == want,
+            "device to device, round {round}"
+        );
         let mut got = [0u8; 32];
-        gpu.kt_device(KtVariant::Kt128, &d_kt, b"", &mut got).unwrap();
+        gpu.kt_device(KtVariant::Kt128, &d_kt, b"", &mut got)
+            .unwrap();
         assert!(got == kt_want, "KT128 device, round {round}");
         let mut got = [0u8; 48];
         gpu.tree_li_device(&tree, &d_tree, None, &mut got).unwrap();
@@ -647,8 +702,15 @@ fn repeated_small_calls_allocate_nothing() {
     for round in 1..=5 {
         calls(round);
     }
-    assert_eq!(gpu.buffer_allocations(), kept, "repeated calls allocated buffers");
+    assert_eq!(
+        gpu.buffer_allocations(),
+        kept,
+        "repeated calls allocated buffers"
+    );
     gpu.release_buffers().unwrap();
     calls(6);
-    assert!(gpu.buffer_allocations() > kept, "released buffers are allocated again");
+    assert!(
+        gpu.buffer_allocations() > kept,
+        "released buffers are allocated again"
+    );
 }

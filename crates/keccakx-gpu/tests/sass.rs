@@ -189,7 +189,9 @@ struct Mix {
 fn round_mix(k: &Kernel, rounds: usize) -> Mix {
     let body = k.loop_body().expect("permutation kernel without a loop");
     let mut counts: BTreeMap<&'static str, usize> =
-        [("LOP3", 0), ("SHF", 0), ("IMAD", 0), ("other", 0)].into_iter().collect();
+        [("LOP3", 0), ("SHF", 0), ("IMAD", 0), ("other", 0)]
+            .into_iter()
+            .collect();
     for t in &body {
         let key = match Kernel::opcode(t) {
             "LOP3" => "LOP3",
@@ -239,7 +241,8 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let mut bad = Vec::new();
     for (name, (m, k)) in &all {
         assert!(!k.instructions.is_empty(), "{name}: no instructions parsed");
-        let checked = !matches!(m, Module::Paper) && !kernels::EXPERIMENTAL.contains(&name.as_str());
+        let checked =
+            !matches!(m, Module::Paper) && !kernels::EXPERIMENTAL.contains(&name.as_str());
         eprintln!(
             "{name}: {} registers, stack {} B, {} instructions, {} local loads/stores",
             k.registers,

@@ -205,7 +205,11 @@ impl Req {
     fn given(&self) -> Vec<(&'static str, Field)> {
         [
             ("custom", self.custom.is_some(), Field::Customization),
-            ("function_name", self.function_name.is_some(), Field::FunctionName),
+            (
+                "function_name",
+                self.function_name.is_some(),
+                Field::FunctionName,
+            ),
             ("key", self.key.is_some(), Field::Key),
             ("block_size", self.block_size.is_some(), Field::BlockSize),
             ("domain", self.domain.is_some(), Field::Domain),

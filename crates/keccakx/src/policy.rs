@@ -148,7 +148,11 @@ pub fn get() -> Policy {
 #[cold]
 fn init_from_env() -> Policy {
     // An unusable value means auto rather than failing every hash.
-    let code = engine_from_env().ok().flatten().unwrap_or(EngineChoice::Auto).code();
+    let code = engine_from_env()
+        .ok()
+        .flatten()
+        .unwrap_or(EngineChoice::Auto)
+        .code();
     update(|w| if w & ENGINE_BITS == 0 { w | code } else { w })
 }
 

@@ -7,14 +7,14 @@ use alloc::vec::Vec;
 use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
 use crate::rfc9861::{Kt128, Kt256, TurboShake128, TurboShake256};
-use crate::sp800_185::{TupleHash128Stream, TupleHash256Stream};
-use crate::{fips202, keccak};
 use crate::sp800_185::{
     CShake128, CShake256, Kmac128, Kmac256, ParallelHash128, ParallelHash256, TupleHash128,
     TupleHash256,
 };
+use crate::sp800_185::{TupleHash128Stream, TupleHash256Stream};
 use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
 use crate::tree_li::{TreeLi, TreeLiParams};
+use crate::{fips202, keccak};
 
 /// What parameters a function takes (for `list` and validation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -552,16 +552,30 @@ impl Hasher {
             }
             C::CShake(S128) => Inner::CShake128(CShake128::new(&params.function_name, cust)),
             C::CShake(S256) => Inner::CShake256(CShake256::new(&params.function_name, cust)),
-            C::Kmac { strength: S128, xof } => Inner::Kmac128(Kmac128::new(key()?, cust), xof),
-            C::Kmac { strength: S256, xof } => Inner::Kmac256(Kmac256::new(key()?, cust), xof),
-            C::TupleHash { strength: S128, xof } => Inner::Tuple128(TupleHash128::new(cust), xof),
-            C::TupleHash { strength: S256, xof } => Inner::Tuple256(TupleHash256::new(cust), xof),
-            C::ParallelHash { strength: S128, xof } => {
-                Inner::Parallel128(ParallelHash128::new(block(), cust)?, xof)
-            }
-            C::ParallelHash { strength: S256, xof } => {
-                Inner::Parallel256(ParallelHash256::new(block(), cust)?, xof)
-            }
+            C::Kmac {
+                strength: S128,
+                xof,
+            } => Inner::Kmac128(Kmac128::new(key()?, cust), xof),
+            C::Kmac {
+                strength: S256,
+                xof,
+            } => Inner::Kmac256(Kmac256::new(key()?, cust), xof),
+            C::TupleHash {
+                strength: S128,
+                xof,
+            } => Inner::Tuple128(TupleHash128::new(cust), xof),
+            C::TupleHash {
+                strength: S256,
+                xof,
+            } => Inner::Tuple256(TupleHash256::new(cust), xof),
+            C::ParallelHash {
+                strength: S128,
+                xof,
+            } => Inner::Parallel128(ParallelHash128::new(block(), cust)?, xof),
+            C::ParallelHash {
+                strength: S256,
+                xof,
+            } => Inner::Parallel256(ParallelHash256::new(block(), cust)?, xof),
             C::TurboShake(S128) => Inner::Turbo128(TurboShake128::new(
                 params.domain.unwrap_or(TurboShake128::DEFAULT_DOMAIN),
             )?),
@@ -788,7 +802,10 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert!(e.to_string().contains("larger than any Keccak width"), "{e}");
+        assert!(
+            e.to_string().contains("larger than any Keccak width"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -372,13 +372,22 @@ impl<const R: usize> KtFinalNode<R> {
         // Leaves j >= 1 lying wholly inside M.
         let resident = if m >= 2 * chunk { m / chunk - 1 } else { 0 };
         if resident > 0 {
-            input.hash_leaves(&Self::LEAF_SPEC, chunk, CHUNK, resident, Self::CV_LEN, &mut |cvs| {
-                if node.leaves + (cvs.len() / Self::CV_LEN) as u64 > resident {
-                    return Err(bad(format!("KT: more than the {resident} chaining values asked for")));
-                }
-                node.absorb_chaining_values(cvs)
-                    .map_err(|_| bad("KT: a partial chaining value".into()))
-            })?;
+            input.hash_leaves(
+                &Self::LEAF_SPEC,
+                chunk,
+                CHUNK,
+                resident,
+                Self::CV_LEN,
+                &mut |cvs| {
+                    if node.leaves + (cvs.len() / Self::CV_LEN) as u64 > resident {
+                        return Err(bad(format!(
+                            "KT: more than the {resident} chaining values asked for"
+                        )));
+                    }
+                    node.absorb_chaining_values(cvs)
+                        .map_err(|_| bad("KT: a partial chaining value".into()))
+                },
+            )?;
         }
         if node.leaves != resident {
             return Err(bad(format!(
@@ -557,13 +566,27 @@ mod tests {
 
     fn resident<const R: usize>(m: &[u8], c: &[u8], out: &mut [u8]) {
         let input = crate::engine::contract::HostInput::new(m);
-        KtFinalNode::<R>::from_resident(c, &input).unwrap().finalize_into(out)
+        KtFinalNode::<R>::from_resident(c, &input)
+            .unwrap()
+            .finalize_into(out)
     }
 
     #[test]
     fn resident_kt_matches_kt_at_leaf_edges() {
         let c = CHUNK;
-        let sizes = [0, 1, c - 4, c - 1, c, c + 1, 2 * c - 1, 2 * c, 2 * c + 1, 3 * c + 77, 9 * c];
+        let sizes = [
+            0,
+            1,
+            c - 4,
+            c - 1,
+            c,
+            c + 1,
+            2 * c - 1,
+            2 * c,
+            2 * c + 1,
+            3 * c + 77,
+            9 * c,
+        ];
         let customs: [&[u8]; 4] = [b"", b"C", &[0x5A; 300], &[7u8; 8190]];
         for &n in &sizes {
             let m = pattern(n);
@@ -590,7 +613,11 @@ mod tests {
     fn resident_kt_rejects_what_an_engine_miscounts() {
         let m = pattern(5 * CHUNK + 3);
         for (extra, short, what) in [(1, 0, "more than"), (0, 32, "expected"), (0, 5, "partial")] {
-            let input = crate::engine::contract::HostInput { data: &m, extra, short };
+            let input = crate::engine::contract::HostInput {
+                data: &m,
+                extra,
+                short,
+            };
             let e = Kt128FinalNode::from_resident(b"", &input).err().unwrap();
             assert_eq!(e.engine, "host-test");
             assert!(e.message.contains(what), "{e}");

@@ -482,13 +482,22 @@ impl<const R: usize> ParallelHashOuter<R> {
         };
         let before = self.blocks;
         if whole > 0 {
-            input.hash_leaves(&Self::BLOCK_SPEC, 0, self.block_size, whole, Self::CV_LEN, &mut |cvs| {
-                if self.blocks - before + (cvs.len() / Self::CV_LEN) as u64 > whole {
-                    return Err(bad(format!("ParallelHash: more than the {whole} chaining values asked for")));
-                }
-                self.absorb_chaining_values(cvs)
-                    .map_err(|_| bad("ParallelHash: a partial chaining value".into()))
-            })?;
+            input.hash_leaves(
+                &Self::BLOCK_SPEC,
+                0,
+                self.block_size,
+                whole,
+                Self::CV_LEN,
+                &mut |cvs| {
+                    if self.blocks - before + (cvs.len() / Self::CV_LEN) as u64 > whole {
+                        return Err(bad(format!(
+                            "ParallelHash: more than the {whole} chaining values asked for"
+                        )));
+                    }
+                    self.absorb_chaining_values(cvs)
+                        .map_err(|_| bad("ParallelHash: a partial chaining value".into()))
+                },
+            )?;
         }
         if self.blocks - before != whole {
             return Err(bad(format!(
@@ -622,7 +631,11 @@ mod tests {
                     h.update(&x[..len]);
                     let mut o = ParallelHash128Outer::new(block, cust).unwrap();
                     o.absorb_resident(&input).unwrap();
-                    assert_eq!(o.finalize_vec(40), h.finalize_vec(40), "PH128 B={block} len={len}");
+                    assert_eq!(
+                        o.finalize_vec(40),
+                        h.finalize_vec(40),
+                        "PH128 B={block} len={len}"
+                    );
                     let mut h = ParallelHash256::new(block, cust).unwrap();
                     h.update(&x[..len]);
                     let mut o = ParallelHash256Outer::new(block, cust).unwrap();
@@ -641,7 +654,11 @@ mod tests {
     fn resident_parallelhash_rejects_what_an_engine_miscounts() {
         let x = [9u8; 70];
         for (extra, short, what) in [(1, 0, "more than"), (0, 64, "expected"), (0, 1, "partial")] {
-            let input = crate::engine::contract::HostInput { data: &x, extra, short };
+            let input = crate::engine::contract::HostInput {
+                data: &x,
+                extra,
+                short,
+            };
             let mut o = ParallelHash256Outer::new(7, b"").unwrap();
             let e = o.absorb_resident(&input).err().unwrap();
             assert!(e.message.contains(what), "{e}");

@@ -248,12 +248,8 @@ impl ByteSponge {
             self.permute();
             self.pos = 0;
         }
-        let fused = crate::permutation::absorb_blocks(
-            &mut self.state,
-            data,
-            self.rate,
-            self.rounds,
-        );
+        let fused =
+            crate::permutation::absorb_blocks(&mut self.state, data, self.rate, self.rounds);
         data = &data[fused..];
         while data.len() >= self.rate {
             xor_bytes(&mut self.state, 0, &data[..self.rate]);

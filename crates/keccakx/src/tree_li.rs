@@ -675,12 +675,22 @@ pub fn tree_li_resident(
             first: i * b,
             piece: b as usize,
             stride: l * b,
-            count: if i < whole { (whole - i).div_ceil(l) } else { 0 },
+            count: if i < whole {
+                (whole - i).div_ceil(l)
+            } else {
+                0
+            },
             tail: if rem > 0 && whole % l == i { rem } else { 0 },
         })
         .collect();
     let mut cvs = vec![0u8; used as usize * n];
-    input.hash_gathered(&shape.spec(SUFFIX_LEAF), &shape.header, &leaves, n, &mut cvs)?;
+    input.hash_gathered(
+        &shape.spec(SUFFIX_LEAF),
+        &shape.header,
+        &leaves,
+        n,
+        &mut cvs,
+    )?;
     shape.finish(engine, cvs).read(out);
     Ok(())
 }
@@ -746,7 +756,10 @@ mod tests {
                 }
             }
         }
-        let bad = TreeLiParams { degree: 0, ..TreeLiParams::default() };
+        let bad = TreeLiParams {
+            degree: 0,
+            ..TreeLiParams::default()
+        };
         let input = crate::engine::contract::HostInput::new(&msg);
         let e = tree_li_resident(engine::current(), &bad, &input, &mut [0u8; 32]).unwrap_err();
         assert!(e.message.contains("tree LI: "), "{e}");

@@ -9,10 +9,9 @@ use alloc::sync::Arc;
 use core::fmt;
 
 use crate::error::Error;
-use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::permutation::Parallelism;
+use crate::permutation::{absorb_interleaved_with, Interleaved};
 use crate::sponge::ByteSponge;
-
 
 /// A width-1600 sponge with a byte-aligned rate: what every standardized
 /// function and tree leaf uses.
@@ -453,7 +452,11 @@ pub(crate) struct HostInput<'a> {
 #[cfg(test)]
 impl<'a> HostInput<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        HostInput { data, extra: 0, short: 0 }
+        HostInput {
+            data,
+            extra: 0,
+            short: 0,
+        }
     }
 }
 
@@ -482,7 +485,10 @@ impl ResidentInput for HostInput<'_> {
         let mut cvs = alloc::vec![0u8; (count as usize + self.extra) * cv_len];
         for i in 0..count as usize {
             let at = first as usize + i * leaf;
-            spec.hash_one(&self.data[at..at + leaf], &mut cvs[i * cv_len..(i + 1) * cv_len]);
+            spec.hash_one(
+                &self.data[at..at + leaf],
+                &mut cvs[i * cv_len..(i + 1) * cv_len],
+            );
         }
         cvs.truncate(cvs.len() - self.short);
         let mut group = 1;

@@ -167,7 +167,11 @@ mod tests {
                 calls: AtomicUsize::new(0),
                 fail: &[1, 2],
             };
-            let e = if sticky { Fallback::sticky(f) } else { Fallback::new(f) };
+            let e = if sticky {
+                Fallback::sticky(f)
+            } else {
+                Fallback::new(f)
+            };
             for call in 0..4 {
                 let mut out = vec![0u8; 96];
                 let mut sides = 0;
@@ -175,7 +179,11 @@ mod tests {
                 assert_eq!(out, want, "call {call} sticky {sticky}");
                 assert_eq!(sides, 1);
                 let err = e.take_error();
-                assert_eq!(err.is_some(), call == 1 || (!sticky && call == 2), "call {call}");
+                assert_eq!(
+                    err.is_some(),
+                    call == 1 || (!sticky && call == 2),
+                    "call {call}"
+                );
                 if let Some(err) = err {
                     assert!(err.to_string().contains("flaky engine: call"), "{err}");
                 }

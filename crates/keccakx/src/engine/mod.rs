@@ -35,4 +35,3 @@ pub use select::{
     all, available, by_name, current, engine_from_env, for_choice, hash_many, set_engine,
     set_threads, threads,
 };
-

@@ -121,7 +121,6 @@ pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u
     }
 }
 
-
 impl EngineRef {
     /// Run `f` with the engine.
     pub fn with<R>(&self, f: impl FnOnce(&dyn Engine) -> R) -> R {

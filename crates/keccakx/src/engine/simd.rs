@@ -8,8 +8,8 @@
 //! per-lane buffer), or zeros (squeezing past one block, or an idle lane).
 
 use super::contract::{Engine, LaneSpec};
-use crate::policy::EngineChoice;
 use crate::permutation::{permute, run_lanes_for, Lanes, LanesKernel, Parallelism};
+use crate::policy::EngineChoice;
 
 /// A multi-lane engine of the given width.
 pub struct Simd {

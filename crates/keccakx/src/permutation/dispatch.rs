@@ -11,9 +11,9 @@
 //!   asked for: ×8 with at most four states runs on AVX-512VL xmm/ymm
 //!   lanes (bench/NOTES.md, "Narrow lanes").
 
+use super::golden::State;
 #[cfg(target_arch = "x86_64")]
 use super::isa;
-use super::golden::State;
 use super::lanes::{AbsorbInterleaved, Interleaved, LanesKernel, PermuteStates};
 use super::portable;
 

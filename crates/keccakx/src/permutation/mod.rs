@@ -26,13 +26,15 @@ mod isa;
 mod lanes;
 mod portable;
 
+#[cfg(feature = "std")]
+pub use dispatch::cpu_features;
 pub use dispatch::{
     best_single, keccak_f1600, keccak_p1600, keccak_p1600_many, keccak_p1600_using,
     keccak_p1600_with, Parallelism, Single,
 };
-#[cfg(feature = "std")]
-pub use dispatch::cpu_features;
 pub use golden::{check_params, keccak_p, log2_lane, max_rounds, State, ROUND_CONSTANTS, WIDTHS};
 
 pub(crate) use dispatch::{absorb_blocks, absorb_interleaved_with, run_lanes_for};
-pub(crate) use lanes::{permute, state_from_bytes, state_to_bytes, Interleaved, Lanes, LanesKernel};
+pub(crate) use lanes::{
+    permute, state_from_bytes, state_to_bytes, Interleaved, Lanes, LanesKernel,
+};

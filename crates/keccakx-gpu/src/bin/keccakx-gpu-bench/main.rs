@@ -37,8 +37,8 @@ use std::time::Instant;
 use keccakx::engine::{current, Engine, LaneSpec, Threads};
 use keccakx::tree_li::TreeLiParams;
 use keccakx_gpu::{
-    device_details, devices, nvrtc_version, perm_reference, BatchKernel, CostModel,
-    GpuEngine, GpuHasher, InputPath, KtVariant, Layout, PermKernel, PhVariant, PipelineStats,
+    device_details, devices, nvrtc_version, perm_reference, BatchKernel, CostModel, GpuEngine,
+    GpuHasher, InputPath, KtVariant, Layout, PermKernel, PhVariant, PipelineStats,
 };
 use rayon::prelude::*;
 use report::{obj, Deadline, Report, J};
@@ -103,12 +103,18 @@ fn parse_args() -> Result<Args, String> {
             "--quick" => a.quick = true,
             "--preflight" => a.preflight = true,
             "--precompile" => {
-                a.precompile = Some(it.next().ok_or("--precompile needs an architecture (sm_90)")?)
+                a.precompile = Some(
+                    it.next()
+                        .ok_or("--precompile needs an architecture (sm_90)")?,
+                )
             }
             "--only" => {
                 let v = it.next().ok_or("--only needs a section")?;
                 if !SECTIONS.contains(&v.as_str()) {
-                    return Err(format!("--only {v:?}: not a section ({})", SECTIONS.join(", ")));
+                    return Err(format!(
+                        "--only {v:?}: not a section ({})",
+                        SECTIONS.join(", ")
+                    ));
                 }
                 a.only = Some(v)
             }
@@ -185,7 +191,12 @@ fn precompile(arch: &str) -> i32 {
     let Some((a, b)) = arch
         .strip_prefix("sm_")
         .filter(|d| d.len() >= 2)
-        .and_then(|d| Some((d[..d.len() - 1].parse().ok()?, d[d.len() - 1..].parse().ok()?)))
+        .and_then(|d| {
+            Some((
+                d[..d.len() - 1].parse().ok()?,
+                d[d.len() - 1..].parse().ok()?,
+            ))
+        })
     else {
         eprintln!("keccakx-gpu-bench: --precompile {arch:?}: expected sm_XY, e.g. sm_90");
         return 2;
@@ -193,9 +204,16 @@ fn precompile(arch: &str) -> i32 {
     let target = keccakx_gpu::nvrtc::Target::Cubin(a, b);
     for m in keccakx_gpu::kernels::Module::ALL {
         match keccakx_gpu::kernels::image(m, target) {
-            Ok((img, from)) => eprintln!("precompiled {} for {arch}: {} bytes ({from})", m.name(), img.len()),
+            Ok((img, from)) => eprintln!(
+                "precompiled {} for {arch}: {} bytes ({from})",
+                m.name(),
+                img.len()
+            ),
             Err(e) => {
-                eprintln!("keccakx-gpu-bench: precompiling {} for {arch}: {e}", m.name());
+                eprintln!(
+                    "keccakx-gpu-bench: precompiling {} for {arch}: {e}",
+                    m.name()
+                );
                 return 1;
             }
         }
@@ -284,33 +302,69 @@ struct Ctx {
 
 fn section_copy(cx: &mut Ctx, r: &mut Report) {
     let bytes = if cx.quick { 64 << 20 } else { 256 << 20 };
-    let h2d = cx.gpu.h2d_bandwidth(bytes, 5).unwrap_or_else(|e| fail("H2D bandwidth", e));
-    let d2h = cx.gpu.d2h_bandwidth(bytes, 5).unwrap_or_else(|e| fail("D2H bandwidth", e));
+    let h2d = cx
+        .gpu
+        .h2d_bandwidth(bytes, 5)
+        .unwrap_or_else(|e| fail("H2D bandwidth", e));
+    let d2h = cx
+        .gpu
+        .d2h_bandwidth(bytes, 5)
+        .unwrap_or_else(|e| fail("D2H bandwidth", e));
     cx.h2d = h2d;
-    r.set("copy", obj![("bytes", bytes as usize), ("h2d_bytes_per_s", h2d), ("d2h_bytes_per_s", d2h)]);
-    r.key(format!("copy (pinned, {} MiB): H2D {:.1} GB/s, D2H {:.1} GB/s", bytes >> 20, h2d / 1e9, d2h / 1e9));
+    r.set(
+        "copy",
+        obj![
+            ("bytes", bytes as usize),
+            ("h2d_bytes_per_s", h2d),
+            ("d2h_bytes_per_s", d2h)
+        ],
+    );
+    r.key(format!(
+        "copy (pinned, {} MiB): H2D {:.1} GB/s, D2H {:.1} GB/s",
+        bytes >> 20,
+        h2d / 1e9,
+        d2h / 1e9
+    ));
 }
 
 fn section_perm(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let gpu = &cx.gpu;
     let mut rows = Vec::new();
     let mut rate_of = std::collections::HashMap::new();
-    for k in [PermKernel::Fast24, PermKernel::FastU64, PermKernel::Fast12, PermKernel::Paper] {
+    for k in [
+        PermKernel::Fast24,
+        PermKernel::FastU64,
+        PermKernel::Fast12,
+        PermKernel::Paper,
+    ] {
         if dl.passed() {
             rows.push(obj![("kernel", format!("{k:?}")), ("skipped", "deadline")]);
             continue;
         }
         // One whole wave (every block resident at once; no partial tail wave).
-        let states = gpu.perm_wave_states(k).unwrap_or_else(|e| fail("occupancy", e));
-        let (_, v) = gpu.perm_run(k, states.min(4096), 2).unwrap_or_else(|e| fail("permutation kernel", e));
-        for s in [0u64, 1, 777, 4095].into_iter().filter(|s| *s < v.len() as u64) {
-            check(&format!("{k:?} state {s}"), v[s as usize], perm_reference(s, 2, k.rounds()));
+        let states = gpu
+            .perm_wave_states(k)
+            .unwrap_or_else(|e| fail("occupancy", e));
+        let (_, v) = gpu
+            .perm_run(k, states.min(4096), 2)
+            .unwrap_or_else(|e| fail("permutation kernel", e));
+        for s in [0u64, 1, 777, 4095]
+            .into_iter()
+            .filter(|s| *s < v.len() as u64)
+        {
+            check(
+                &format!("{k:?} state {s}"),
+                v[s as usize],
+                perm_reference(s, 2, k.rounds()),
+            );
         }
         // Calibrate to about 200 ms (quick: 50 ms) of kernel time, best of 3.
         let target = if cx.quick { 0.05 } else { 0.2 };
         let mut iters = 4u32;
         loop {
-            let (t, _) = gpu.perm_run(k, states, iters).unwrap_or_else(|e| fail("permutation kernel", e));
+            let (t, _) = gpu
+                .perm_run(k, states, iters)
+                .unwrap_or_else(|e| fail("permutation kernel", e));
             if t > target / 4.0 || iters > 1 << 20 {
                 iters = ((iters as f64) * (target / t.max(1e-6))).clamp(1.0, 1e7) as u32;
                 break;
@@ -318,7 +372,11 @@ fn section_perm(cx: &Ctx, r: &mut Report, dl: Deadline) {
             iters *= 4;
         }
         let best = (0..3)
-            .map(|_| gpu.perm_run(k, states, iters).unwrap_or_else(|e| fail("permutation kernel", e)).0)
+            .map(|_| {
+                gpu.perm_run(k, states, iters)
+                    .unwrap_or_else(|e| fail("permutation kernel", e))
+                    .0
+            })
             .fold(f64::INFINITY, f64::min);
         let rate = states as f64 * iters as f64 / best;
         let bound = cx.alu24.map(|c| if k.rounds() == 12 { 2.0 * c } else { c });
@@ -365,22 +423,41 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
     let cpu_s = best_of(reps, || cpu().hash_many(&sha3, &msgs, 32, &mut want));
     let mut spot = [0u8; 32];
     sha3.hash_one(msgs[count / 2], &mut spot);
-    check("CPU engine against the sponge", &want[count / 2 * 32..count / 2 * 32 + 32], &spot[..]);
+    check(
+        "CPU engine against the sponge",
+        &want[count / 2 * 32..count / 2 * 32 + 32],
+        &spot[..],
+    );
     // Device-resident: kernel time (events), every kernel at 64 B.
     let d_data = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
-    let mut d_out = gpu.alloc_zeros(count * 32).unwrap_or_else(|e| fail("alloc", e));
+    let mut d_out = gpu
+        .alloc_zeros(count * 32)
+        .unwrap_or_else(|e| fail("alloc", e));
     let kernels: &[BatchKernel] = if len == 64 {
         &BatchKernel::ALL
     } else {
-        &[BatchKernel::Auto, BatchKernel::Direct, BatchKernel::DoubleBuffered, BatchKernel::Staged]
+        &[
+            BatchKernel::Auto,
+            BatchKernel::Direct,
+            BatchKernel::DoubleBuffered,
+            BatchKernel::Staged,
+        ]
     };
     let mut dev_rows = Vec::new();
     let mut dev_auto = f64::NAN;
     for &k in kernels {
         gpu.set_batch_kernel(k);
         // The paper's kernel (25 threads a state) gets a sixteenth.
-        let n = if k == BatchKernel::Paper { count.div_ceil(16) } else { count };
-        let lay = Layout::Uniform { count: n, stride: len as u64, len: len as u64 };
+        let n = if k == BatchKernel::Paper {
+            count.div_ceil(16)
+        } else {
+            count
+        };
+        let lay = Layout::Uniform {
+            count: n,
+            stride: len as u64,
+            len: len as u64,
+        };
         let mut best = f64::INFINITY;
         for rep in 0..reps {
             gpu.hash_many_device_to_device(&sha3, &d_data, lay, 32, &mut d_out)
@@ -388,7 +465,11 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
             best = best.min(gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3);
             if rep == 0 {
                 let out = gpu.download(&d_out).unwrap_or_else(|e| fail("download", e));
-                check(&format!("{k:?} {len} B device-resident"), &out[..n * 32], &want[..n * 32]);
+                check(
+                    &format!("{k:?} {len} B device-resident"),
+                    &out[..n * 32],
+                    &want[..n * 32],
+                );
             }
         }
         if k == BatchKernel::Auto {
@@ -400,10 +481,13 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
             ("kernel_s", best),
             ("bytes_per_s", (n * len) as f64 / best),
             ("messages_per_s", n as f64 / best),
-            ("ratio_to_alu_bound", cx.alu24.map(|b| {
-                let blocks = (len / 136 + 1) as f64 * n as f64;
-                blocks / best / b
-            })),
+            (
+                "ratio_to_alu_bound",
+                cx.alu24.map(|b| {
+                    let blocks = (len / 136 + 1) as f64 * n as f64;
+                    blocks / best / b
+                })
+            ),
         ]);
     }
     gpu.set_batch_kernel(BatchKernel::Auto);
@@ -416,7 +500,8 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         gpu.set_input_path(path);
         let mut out = vec![0u8; count * 32];
         let s = best_of(reps, || {
-            gpu.hash_many(&sha3, &msgs, 32, &mut out).unwrap_or_else(|e| fail("host-fed batch", e))
+            gpu.hash_many(&sha3, &msgs, 32, &mut out)
+                .unwrap_or_else(|e| fail("host-fed batch", e))
         });
         check(&format!("{len} B host-fed {path:?}"), &out, &want);
         let st = gpu.last_pipeline_stats();
@@ -448,18 +533,25 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         ("messages", count),
         ("device_resident", J::Arr(dev_rows)),
         ("host_fed", J::Arr(fed)),
-        ("cpu", obj![
-            ("engine", current().name()),
-            ("threads", cx.cores),
-            ("seconds", cpu_s),
-            ("bytes_per_s", bytes / cpu_s),
-            ("messages_per_s", count as f64 / cpu_s),
-        ]),
+        (
+            "cpu",
+            obj![
+                ("engine", current().name()),
+                ("threads", cx.cores),
+                ("seconds", cpu_s),
+                ("bytes_per_s", bytes / cpu_s),
+                ("messages_per_s", count as f64 / cpu_s),
+            ]
+        ),
     ]
 }
 
 fn section_batch(cx: &Ctx, r: &mut Report, dl: Deadline) {
-    let sizes: [(usize, usize, usize); 3] = [(64, 1 << 24, 1 << 20), (1024, 1 << 20, 1 << 16), (65536, 16384, 1024)];
+    let sizes: [(usize, usize, usize); 3] = [
+        (64, 1 << 24, 1 << 20),
+        (1024, 1 << 20, 1 << 16),
+        (65536, 16384, 1024),
+    ];
     let mut rows = Vec::new();
     for (len, full, quick) in sizes {
         if dl.passed() {
@@ -481,12 +573,17 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
     // cuMemHostAlloc), then with the kept ones, counting allocations.
     let one = [7u8; 64];
     let mut o = [0u8; 32];
-    gpu.release_buffers().unwrap_or_else(|e| fail("release buffers", e));
+    gpu.release_buffers()
+        .unwrap_or_else(|e| fail("release buffers", e));
     let t = Instant::now();
-    gpu.hash_many(&sha3, &[&one[..]], 32, &mut o).unwrap_or_else(|e| fail("call", e));
+    gpu.hash_many(&sha3, &[&one[..]], 32, &mut o)
+        .unwrap_or_else(|e| fail("call", e));
     let call_allocating_s = t.elapsed().as_secs_f64();
     let kept = gpu.buffer_allocations();
-    let call_s = best_of(20, || gpu.hash_many(&sha3, &[&one[..]], 32, &mut o).unwrap_or_else(|e| fail("call", e)));
+    let call_s = best_of(20, || {
+        gpu.hash_many(&sha3, &[&one[..]], 32, &mut o)
+            .unwrap_or_else(|e| fail("call", e))
+    });
     let repeat_allocs = gpu.buffer_allocations() - kept;
     r.key(format!(
         "host-fed call of one 64 B message: {:.1} us with kept buffers ({repeat_allocs} allocations in 20 calls), {:.1} us allocating",
@@ -503,10 +600,15 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let cpu_s = best_of(3, || cpu().hash_many(&sha3, &msgs, 32, &mut want));
     let d = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
     let mut got = vec![0u8; n * 32];
-    let lay = Layout::Uniform { count: n, stride: len as u64, len: len as u64 };
+    let lay = Layout::Uniform {
+        count: n,
+        stride: len as u64,
+        len: len as u64,
+    };
     let mut gpu_s = f64::INFINITY;
     for _ in 0..3 {
-        gpu.hash_many_device(&sha3, &d, lay, 32, &mut got).unwrap_or_else(|e| fail("device batch", e));
+        gpu.hash_many_device(&sha3, &d, lay, 32, &mut got)
+            .unwrap_or_else(|e| fail("device batch", e));
         gpu_s = gpu_s.min(gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3);
     }
     check("cost: 1 KiB device batch", &got, &want);
@@ -514,11 +616,16 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
     // One GPU thread alone: one 1 MiB message.
     let long = &host[..1 << 20];
     let d = gpu.upload(long).unwrap_or_else(|e| fail("upload", e));
-    let lay = Layout::Uniform { count: 1, stride: long.len() as u64, len: long.len() as u64 };
+    let lay = Layout::Uniform {
+        count: 1,
+        stride: long.len() as u64,
+        len: long.len() as u64,
+    };
     let mut one_out = [0u8; 32];
     let mut thread_s = f64::INFINITY;
     for _ in 0..3 {
-        gpu.hash_many_device(&sha3, &d, lay, 32, &mut one_out).unwrap_or_else(|e| fail("one-thread run", e));
+        gpu.hash_many_device(&sha3, &d, lay, 32, &mut one_out)
+            .unwrap_or_else(|e| fail("one-thread run", e));
         thread_s = thread_s.min(gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3);
     }
     let mut w = [0u8; 32];
@@ -532,10 +639,17 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
         thread_blocks_per_s: CostModel::blocks(&sha3, long.len(), 32) / thread_s,
         cpu_blocks_per_s_per_core: blocks / cpu_s / cx.cores as f64,
     };
-    r.key(format!("cost model (measured): KECCAKX_GPU_COST={}", model.to_env()));
+    r.key(format!(
+        "cost model (measured): KECCAKX_GPU_COST={}",
+        model.to_env()
+    ));
     // The crossover: host-fed GPU against the CPU engine, by batch size and
     // message length, with the model's choice beside each.
-    let counts: &[usize] = if cx.quick { &[16, 256, 4096, 65536] } else { &[16, 256, 4096, 65536, 1 << 20] };
+    let counts: &[usize] = if cx.quick {
+        &[16, 256, 4096, 65536]
+    } else {
+        &[16, 256, 4096, 65536, 1 << 20]
+    };
     let cap = if cx.quick { 64usize << 20 } else { 256 << 20 };
     let mut rows = Vec::new();
     let mut cross = Vec::new();
@@ -546,7 +660,11 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 continue;
             }
             if dl.passed() {
-                rows.push(obj![("message_bytes", len), ("messages", count), ("skipped", "deadline")]);
+                rows.push(obj![
+                    ("message_bytes", len),
+                    ("messages", count),
+                    ("skipped", "deadline")
+                ]);
                 continue;
             }
             let mut h = vec![0u8; len * count];
@@ -556,7 +674,10 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
             let mut got = vec![0u8; count * 32];
             let reps = if len * count < (16 << 20) { 5 } else { 3 };
             let c = best_of(reps, || cpu().hash_many(&sha3, &ms, 32, &mut want));
-            let g = best_of(reps, || gpu.hash_many(&sha3, &ms, 32, &mut got).unwrap_or_else(|e| fail("crossover", e)));
+            let g = best_of(reps, || {
+                gpu.hash_many(&sha3, &ms, 32, &mut got)
+                    .unwrap_or_else(|e| fail("crossover", e))
+            });
             check(&format!("crossover {len} B x {count}"), &got, &want);
             let predicted = model.route(&sha3, &ms, 32, cx.cores);
             if g < c && first_win.is_none() {
@@ -571,7 +692,10 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("model_route", format!("{predicted:?}")),
             ]);
         }
-        cross.push(format!("{len} B from {}", first_win.map_or("never (in range)".to_string(), |n| format!("{n} msgs"))));
+        cross.push(format!(
+            "{len} B from {}",
+            first_win.map_or("never (in range)".to_string(), |n| format!("{n} msgs"))
+        ));
     }
     r.set(
         "cost_model",
@@ -587,7 +711,12 @@ fn section_cost(cx: &Ctx, r: &mut Report, dl: Deadline) {
             ("crossover", J::Arr(rows)),
         ],
     );
-    r.key(format!("host-fed SHA3-256 crossover (GPU faster than {} x{}): {}", current().name(), cx.cores, cross.join(", ")));
+    r.key(format!(
+        "host-fed SHA3-256 crossover (GPU faster than {} x{}): {}",
+        current().name(),
+        cx.cores,
+        cross.join(", ")
+    ));
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -621,12 +750,14 @@ impl Mode {
                 h.finalize_into(out)
             }
             Mode::Ph(PhVariant::Ph128) => {
-                let mut h = ParallelHash128::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
+                let mut h =
+                    ParallelHash128::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
                 h.update(data);
                 h.finalize_into(out)
             }
             Mode::Ph(PhVariant::Ph256) => {
-                let mut h = ParallelHash256::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
+                let mut h =
+                    ParallelHash256::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
                 h.update(data);
                 h.finalize_into(out)
             }
@@ -710,7 +841,12 @@ fn section_trees(cx: &Ctx, r: &mut Report, dl: Deadline) {
         drop(d);
         r.set("tree_modes", J::Arr(rows.clone()));
         if n == 16 << 20 || n == max {
-            r.key(format!("GB/s device/host-fed/CPU x{} at {} MiB: {}", cx.cores, n >> 20, last.join(", ")));
+            r.key(format!(
+                "GB/s device/host-fed/CPU x{} at {} MiB: {}",
+                cx.cores,
+                n >> 20,
+                last.join(", ")
+            ));
         }
     }
 }
@@ -718,7 +854,11 @@ fn section_trees(cx: &Ctx, r: &mut Report, dl: Deadline) {
 /// Tree LI at the 2011 paper's Table 1 sizes, H = 0..4, D = 4, r = 1024
 /// (and 1088), device-resident and host-fed on the GPU against the CPU.
 fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
-    let sizes: &[usize] = if cx.quick { &[1_050_112, 10_500_096] } else { &[1_050_112, 10_500_096, 25_200_000, 50_400_000] };
+    let sizes: &[usize] = if cx.quick {
+        &[1_050_112, 10_500_096]
+    } else {
+        &[1_050_112, 10_500_096, 25_200_000, 50_400_000]
+    };
     let mut msg = vec![0u8; *sizes.last().unwrap_or(&0)];
     fill(&mut msg, 2011);
     let engine = GpuEngine::from_hasher(cx.gpu.clone()).with_routing(false);
@@ -728,10 +868,18 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
     // Keccak[1088, 512] as in docs/reproduction-gpu-2011.md.
     let rates: &[usize] = if cx.quick { &[1024] } else { &[1024, 1088] };
     for &n in sizes {
-        let d = cx.gpu.upload(&msg[..n]).unwrap_or_else(|e| fail("upload", e));
+        let d = cx
+            .gpu
+            .upload(&msg[..n])
+            .unwrap_or_else(|e| fail("upload", e));
         for (height, &rate) in (0..=4usize).flat_map(|h| rates.iter().map(move |r| (h, r))) {
             if dl.passed() {
-                rows.push(obj![("bytes", n), ("height", height), ("rate_bits", rate), ("skipped", "deadline")]);
+                rows.push(obj![
+                    ("bytes", n),
+                    ("height", height),
+                    ("rate_bits", rate),
+                    ("skipped", "deadline")
+                ]);
                 continue;
             }
             let p = TreeLiParams {
@@ -741,14 +889,30 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
             };
             let m = &msg[..n];
             let (mut want, mut got) = ([0u8; 72], [0u8; 72]);
-            let c = best_of(3, || keccakx::tree_li::tree_li(&p, m, &mut want).unwrap_or_else(|e| fail("tree LI", e)));
-            let g = best_of(3, || engine.tree_li(&p, m, &mut got).unwrap_or_else(|e| fail("tree LI on the GPU", e)));
-            check(&format!("tree LI H={height} r={rate} {n} B host-fed"), got, want);
+            let c = best_of(3, || {
+                keccakx::tree_li::tree_li(&p, m, &mut want).unwrap_or_else(|e| fail("tree LI", e))
+            });
+            let g = best_of(3, || {
+                engine
+                    .tree_li(&p, m, &mut got)
+                    .unwrap_or_else(|e| fail("tree LI on the GPU", e))
+            });
+            check(
+                &format!("tree LI H={height} r={rate} {n} B host-fed"),
+                got,
+                want,
+            );
             got = [0u8; 72];
             let dev = best_of(3, || {
-                cx.gpu.tree_li_device(&p, &d, None, &mut got).unwrap_or_else(|e| fail("tree LI device-resident", e))
+                cx.gpu
+                    .tree_li_device(&p, &d, None, &mut got)
+                    .unwrap_or_else(|e| fail("tree LI device-resident", e))
             });
-            check(&format!("tree LI H={height} r={rate} {n} B device-resident"), got, want);
+            check(
+                &format!("tree LI H={height} r={rate} {n} B device-resident"),
+                got,
+                want,
+            );
             rows.push(obj![
                 ("bytes", n),
                 ("height", height),
@@ -763,7 +927,12 @@ fn section_treeli(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("cpu_bytes_per_s", n as f64 / c),
             ]);
             if n == *sizes.last().unwrap_or(&0) && rate == 1024 {
-                summary.push(format!("H={height} {:.2}/{:.2}/{:.2}", gbs(n as f64, dev), gbs(n as f64, g), gbs(n as f64, c)));
+                summary.push(format!(
+                    "H={height} {:.2}/{:.2}/{:.2}",
+                    gbs(n as f64, dev),
+                    gbs(n as f64, g),
+                    gbs(n as f64, c)
+                ));
             }
             r.set("tree_li", obj![("rows", J::Arr(rows.clone()))]);
         }
@@ -797,10 +966,16 @@ fn main() {
         }
     };
     if args.device >= devs.len() {
-        eprintln!("keccakx-gpu-bench: no GPU with ordinal {} ({} present)", args.device, devs.len());
+        eprintln!(
+            "keccakx-gpu-bench: no GPU with ordinal {} ({} present)",
+            args.device,
+            devs.len()
+        );
         std::process::exit(2);
     }
-    let budget = args.budget_s.unwrap_or(if args.quick { 60.0 } else { 220.0 });
+    let budget = args
+        .budget_s
+        .unwrap_or(if args.quick { 60.0 } else { 220.0 });
     let mut r = Report::new(args.out.as_ref().map(PathBuf::from), budget);
     let det = device_details(args.device).unwrap_or_else(|e| fail("device details", e));
     let gpu = Arc::new(GpuHasher::new(args.device).unwrap_or_else(|e| fail("opening the GPU", e)));
@@ -809,7 +984,8 @@ fn main() {
         .unwrap_or_else(|e| ("none".into(), format!("{e}")));
     let cores = keccakx::engine::effective_threads();
     let clock_hz = det.clock_khz.map(|k| k as f64 * 1e3);
-    let alu24 = clock_hz.map(|c| det.sm_count as f64 * INT_OPS_PER_SM_CLOCK * c / (24.0 * INSTR_PER_ROUND));
+    let alu24 =
+        clock_hz.map(|c| det.sm_count as f64 * INT_OPS_PER_SM_CLOCK * c / (24.0 * INSTR_PER_ROUND));
     r.set("schema", "keccakx-gpu-bench/2".into());
     r.set("commit", commit().into());
     r.set("quick", args.quick.into());
@@ -819,27 +995,42 @@ fn main() {
         obj![
             ("name", det.info.name.as_str()),
             ("ordinal", det.info.ordinal),
-            ("compute_capability", format!("{}.{}", det.info.compute_capability.0, det.info.compute_capability.1)),
+            (
+                "compute_capability",
+                format!(
+                    "{}.{}",
+                    det.info.compute_capability.0, det.info.compute_capability.1
+                )
+            ),
             ("sm_count", det.sm_count),
             ("clock_khz", det.clock_khz),
             ("memory_clock_khz", det.memory_clock_khz),
             ("memory_bus_bits", det.memory_bus_bits),
             ("memory_bytes", det.info.memory_bytes),
             ("pci", det.pci.as_str()),
-            ("driver_cuda", format!("{}.{}", det.driver_cuda.0, det.driver_cuda.1)),
+            (
+                "driver_cuda",
+                format!("{}.{}", det.driver_cuda.0, det.driver_cuda.1)
+            ),
             ("nvrtc_version", nv_ver.as_str()),
             ("nvrtc_path", nv_path.as_str()),
             ("kernel_target", gpu.target()),
             ("kernel_image", gpu.image_source()),
         ],
     );
-    r.set("cpu", obj![("engine", current().name()), ("threads", cores)]);
+    r.set(
+        "cpu",
+        obj![("engine", current().name()), ("threads", cores)],
+    );
     r.set(
         "alu_bound",
         obj![
             ("int_ops_per_sm_per_clock", INT_OPS_PER_SM_CLOCK),
             ("instructions_per_round", INSTR_PER_ROUND),
-            ("clock_source", "CU_DEVICE_ATTRIBUTE_CLOCK_RATE (peak SM clock)"),
+            (
+                "clock_source",
+                "CU_DEVICE_ATTRIBUTE_CLOCK_RATE (peak SM clock)"
+            ),
             ("keccak_f1600_per_s", alu24),
         ],
     );
@@ -856,7 +1047,13 @@ fn main() {
         gpu.image_source(),
         current().name()
     ));
-    let mut cx = Ctx { gpu, quick: args.quick, cores, h2d: f64::NAN, alu24 };
+    let mut cx = Ctx {
+        gpu,
+        quick: args.quick,
+        cores,
+        h2d: f64::NAN,
+        alu24,
+    };
     let run = |s: &str| args.only.as_deref().is_none_or(|o| o == s);
     // Shares of the budget (estimates for an H100: docs/gpu.md).
     r.section("copy", 0.02);

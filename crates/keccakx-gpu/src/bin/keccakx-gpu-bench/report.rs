@@ -203,7 +203,10 @@ impl Report {
             "key_figures".into(),
             J::Arr(self.key.iter().map(|s| J::Str(s.clone())).collect()),
         ));
-        v.push(("elapsed_s".into(), J::from(self.start.elapsed().as_secs_f64())));
+        v.push((
+            "elapsed_s".into(),
+            J::from(self.start.elapsed().as_secs_f64()),
+        ));
         J::Obj(v)
     }
 
@@ -246,11 +249,17 @@ mod tests {
         let mut r = Report::new(Some(path.clone()), 100.0);
         r.set("first", obj![("x", 1usize)]);
         let one = std::fs::read_to_string(&path).unwrap();
-        assert!(one.contains("\"first\"") && one.contains("\"key_figures\": []"), "{one}");
+        assert!(
+            one.contains("\"first\"") && one.contains("\"key_figures\": []"),
+            "{one}"
+        );
         r.key("perm 1 G/s".into());
         r.set("first", obj![("x", 2usize)]);
         let two = std::fs::read_to_string(&path).unwrap();
-        assert!(two.contains("\"x\": 2") && two.contains("perm 1 G/s"), "{two}");
+        assert!(
+            two.contains("\"x\": 2") && two.contains("perm 1 G/s"),
+            "{two}"
+        );
         assert!(!dir.join("r.json.part").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
