@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{bytes_param, Input};
-use crate::GIL_RELEASE_MIN;
+use crate::gil::GIL_RELEASE_MIN;
 
 fn value_error(what: &str, e: keccakx::Error, context: String) -> PyErr {
     PyValueError::new_err(format!("{what}: {e} ({context})"))

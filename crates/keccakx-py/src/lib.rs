@@ -8,6 +8,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use keccakx::registry::Field;
 use keccakx::sponge::XofReader;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -16,19 +17,13 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
 mod alg;
 mod batch;
 mod buffer;
+mod gil;
 mod gpu;
 mod hazmat;
 
 use alg::{build, int_param, Alg, Core, Meta, Req, MAX_LEN};
-use buffer::{bytes_param, Input};
-
-/// Inputs at least this long are hashed with the GIL released, so other
-/// Python threads run meanwhile (hashlib uses 2 KiB; below a few KiB the
-/// release/re-acquire costs more than it frees).
-pub const GIL_RELEASE_MIN: usize = 4096;
-
-/// Outputs at least this long are squeezed with the GIL released.
-const GIL_RELEASE_OUT: usize = 64 * 1024;
+use buffer::Input;
+use gil::{GIL_RELEASE_MIN, GIL_RELEASE_OUT};
 
 struct State {
     core: Core,
@@ -441,11 +436,10 @@ fn req_with(
     custom: Option<&Bound<'_, PyAny>>,
     digest_size: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Req> {
-    Ok(Req {
-        custom: bytes_param(custom, "custom")?,
-        digest_size: int_param(digest_size, "digest_size", MAX_LEN)?.map(|x| x as usize),
-        ..Req::default()
-    })
+    let mut req = Req::default();
+    req.set(Field::Customization, custom)?;
+    req.digest_size = int_param(digest_size, "digest_size", MAX_LEN)?.map(|x| x as usize);
+    Ok(req)
 }
 
 macro_rules! cshake_ctor {
@@ -460,7 +454,7 @@ macro_rules! cshake_ctor {
             custom: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let mut req = req_with(custom, None)?;
-            req.function_name = bytes_param(name, "name")?;
+            req.set_named(Field::FunctionName, name, "name")?;
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -486,7 +480,7 @@ macro_rules! kmac_ctor {
             digest_size: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let mut req = req_with(custom, digest_size)?;
-            req.key = Some(Input::new(key, "key")?.as_slice().to_vec());
+            req.set_bytes(Field::Key, Input::new(key, "key")?.as_slice().to_vec());
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -511,7 +505,7 @@ macro_rules! kmacxof_ctor {
             custom: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let mut req = req_with(custom, None)?;
-            req.key = Some(Input::new(key, "key")?.as_slice().to_vec());
+            req.set_bytes(Field::Key, Input::new(key, "key")?.as_slice().to_vec());
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -615,8 +609,7 @@ macro_rules! parallel_ctor {
             digest_size: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let mut req = req_with(custom, digest_size)?;
-            req.block_size =
-                int_param(block_size, "block_size", u32::MAX as u64)?.map(|x| x as usize);
+            req.set(Field::BlockSize, block_size)?;
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -638,8 +631,7 @@ macro_rules! parallelxof_ctor {
             custom: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let mut req = req_with(custom, None)?;
-            req.block_size =
-                int_param(block_size, "block_size", u32::MAX as u64)?.map(|x| x as usize);
+            req.set(Field::BlockSize, block_size)?;
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -660,10 +652,8 @@ macro_rules! turbo_ctor {
             data: Option<&Bound<'py, PyAny>>,
             domain: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let req = Req {
-                domain: int_param(domain, "domain", 255)?.map(|x| x as u8),
-                ..Req::default()
-            };
+            let mut req = Req::default();
+            req.set(Field::Domain, domain)?;
             construct(py, Alg::reg($reg), &req, data)
         }
     };
@@ -719,15 +709,12 @@ fn keccak<'py>(
     rounds: Option<&Bound<'py, PyAny>>,
     suffix: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = |o, w, m| int_param(o, w, m).map(|x| x.map(|v| v as usize));
-    let req = Req {
-        rate: u(rate, "rate (bits)", 1600)?,
-        capacity: u(capacity, "capacity (bits)", 1600)?,
-        width: u(width, "width (bits)", 1600)?,
-        rounds: u(rounds, "rounds", 1000)?,
-        suffix: int_param(suffix, "suffix", 255)?.map(|x| x as u8),
-        ..Req::default()
-    };
+    let mut req = Req::default();
+    req.set(Field::Rate, rate)?;
+    req.set(Field::Capacity, capacity)?;
+    req.set(Field::Width, width)?;
+    req.set(Field::Rounds, rounds)?;
+    req.set(Field::Suffix, suffix)?;
     construct(py, Alg::reg("keccak"), &req, data)
 }
 
@@ -747,16 +734,13 @@ fn tree_li<'py>(
     capacity: Option<&Bound<'py, PyAny>>,
     prefix: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let u = |o, w, m| int_param(o, w, m).map(|x| x.map(|v| v as usize));
-    let req = Req {
-        degree: u(degree, "degree", 1 << 16)?,
-        height: u(height, "height", 1 << 16)?,
-        block_size: u(block_size, "block_size", u32::MAX as u64)?,
-        rate: u(rate, "rate (bits)", 1600)?,
-        capacity: u(capacity, "capacity (bits)", 1600)?,
-        prefix: bytes_param(prefix, "prefix")?,
-        ..Req::default()
-    };
+    let mut req = Req::default();
+    req.set(Field::Degree, degree)?;
+    req.set(Field::Height, height)?;
+    req.set(Field::BlockSize, block_size)?;
+    req.set(Field::Rate, rate)?;
+    req.set(Field::Capacity, capacity)?;
+    req.set(Field::Prefix, prefix)?;
     construct(py, Alg::reg("tree-li"), &req, data)
 }
 
