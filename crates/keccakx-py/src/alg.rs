@@ -238,6 +238,12 @@ const KEYWORDS: [Keyword; 13] = [
     },
 ];
 
+/// Every keyword that sets a registry field, with its field (for the
+/// pure-Python package's checks: `_registry_keywords`).
+pub fn keywords() -> impl Iterator<Item = (&'static str, Field)> {
+    KEYWORDS.iter().map(|k| (k.name, k.field))
+}
+
 /// Keyword parameters as given from Python, read into the registry's
 /// [`Params`] (the length is bound in [`registry_params`]).
 #[derive(Default, Clone, Debug)]
