@@ -134,109 +134,46 @@ struct Keyword {
 /// function takes which keyword is the registry's ([`AlgorithmInfo::takes`]);
 /// a new parameter is a [`Field`] there and a row here. `build` reports
 /// the first keyword a function does not take in this order.
+#[rustfmt::skip] // a table: one row per keyword
 const KEYWORDS: [Keyword; 13] = [
-    Keyword {
-        name: "custom",
-        field: Field::Customization,
-        read: Read::Bytes(|p, v| p.customization = v),
-    },
-    Keyword {
-        name: "function_name",
-        field: Field::FunctionName,
-        read: Read::Bytes(|p, v| p.function_name = v),
-    },
-    Keyword {
-        name: "key",
-        field: Field::Key,
-        read: Read::Bytes(|p, v| p.key = Some(v)),
-    },
-    Keyword {
-        name: "block_size",
-        field: Field::BlockSize,
-        read: Read::Int {
-            what: "block_size",
-            max: u32::MAX as u64,
-            store: |p, v| p.block_size = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "domain",
-        field: Field::Domain,
-        read: Read::Int {
-            what: "domain",
-            max: 255,
-            store: |p, v| p.domain = Some(v as u8),
-        },
-    },
-    Keyword {
-        name: "rate",
-        field: Field::Rate,
-        read: Read::Int {
-            what: "rate (bits)",
-            max: 1600,
-            store: |p, v| p.rate = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "capacity",
-        field: Field::Capacity,
-        read: Read::Int {
-            what: "capacity (bits)",
-            max: 1600,
-            store: |p, v| p.capacity = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "width",
-        field: Field::Width,
-        read: Read::Int {
-            what: "width (bits)",
-            max: 1600,
-            store: |p, v| p.width = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "rounds",
-        field: Field::Rounds,
-        read: Read::Int {
-            what: "rounds",
-            max: 1000,
-            store: |p, v| p.rounds = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "suffix",
-        field: Field::Suffix,
-        read: Read::Int {
-            what: "suffix",
-            max: 255,
-            store: |p, v| p.suffix = Some(v as u8),
-        },
-    },
-    Keyword {
-        name: "degree",
-        field: Field::Degree,
-        read: Read::Int {
-            what: "degree",
-            max: 1 << 16,
-            store: |p, v| p.degree = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "height",
-        field: Field::Height,
-        read: Read::Int {
-            what: "height",
-            max: 1 << 16,
-            store: |p, v| p.height = Some(v as usize),
-        },
-    },
-    Keyword {
-        name: "prefix",
-        field: Field::Prefix,
-        read: Read::Bytes(|p, v| p.prefix = Some(v)),
-    },
+    bytes("custom", Field::Customization, |p, v| p.customization = v),
+    bytes("function_name", Field::FunctionName, |p, v| p.function_name = v),
+    bytes("key", Field::Key, |p, v| p.key = Some(v)),
+    int("block_size", Field::BlockSize, "block_size", u32::MAX as u64, |p, v| p.block_size = Some(v as usize)),
+    int("domain", Field::Domain, "domain", 255, |p, v| p.domain = Some(v as u8)),
+    int("rate", Field::Rate, "rate (bits)", 1600, |p, v| p.rate = Some(v as usize)),
+    int("capacity", Field::Capacity, "capacity (bits)", 1600, |p, v| p.capacity = Some(v as usize)),
+    int("width", Field::Width, "width (bits)", 1600, |p, v| p.width = Some(v as usize)),
+    int("rounds", Field::Rounds, "rounds", 1000, |p, v| p.rounds = Some(v as usize)),
+    int("suffix", Field::Suffix, "suffix", 255, |p, v| p.suffix = Some(v as u8)),
+    int("degree", Field::Degree, "degree", 1 << 16, |p, v| p.degree = Some(v as usize)),
+    int("height", Field::Height, "height", 1 << 16, |p, v| p.height = Some(v as usize)),
+    bytes("prefix", Field::Prefix, |p, v| p.prefix = Some(v)),
 ];
+
+/// A keyword whose value is any bytes-like object.
+const fn bytes(name: &'static str, field: Field, store: fn(&mut Params, Vec<u8>)) -> Keyword {
+    Keyword {
+        name,
+        field,
+        read: Read::Bytes(store),
+    }
+}
+
+/// A keyword whose value is an int in `0..=max`, named `what` in errors.
+const fn int(
+    name: &'static str,
+    field: Field,
+    what: &'static str,
+    max: u64,
+    store: fn(&mut Params, u64),
+) -> Keyword {
+    Keyword {
+        name,
+        field,
+        read: Read::Int { what, max, store },
+    }
+}
 
 /// Every keyword that sets a registry field, with its field (for the
 /// pure-Python package's checks: `_registry_keywords`).
