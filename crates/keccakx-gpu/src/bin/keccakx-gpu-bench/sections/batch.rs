@@ -11,7 +11,6 @@ use crate::report::{obj, Deadline, Report, J};
 /// SHA3-256 batches of `len`-byte messages: device-resident, host-fed
 /// (copies, mapped), CPU peer. Returns the JSON row.
 fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
-    let gpu = &cx.gpu;
     let sha3 = LaneSpec::new(136, 24, 0x06).unwrap_or_else(|e| fail("spec", e));
     let bytes = (len * count) as f64;
     let mut host = vec![0u8; len * count];
@@ -28,8 +27,52 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         &want[count / 2 * 32..count / 2 * 32 + 32],
         &spot[..],
     );
-    // Device-resident: kernel time (events), every kernel at 64 B.
-    let d_data = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
+    let (dev_rows, dev_auto) = device_resident(cx, &sha3, &host, len, reps, &want);
+    let (fed, fed_s) = host_fed(cx, &sha3, &msgs, len, reps, &want);
+    r.key(format!(
+        "SHA3-256 {len} B x {count}: device {:.1} GB/s ({:.0} M msg/s), host-fed {:.1} GB/s (mapped {:.1}; {:.0}% of H2D), CPU {} x{} {:.1} GB/s; host-fed/CPU {:.2}x",
+        gbs(bytes, dev_auto),
+        count as f64 / dev_auto / 1e6,
+        gbs(bytes, fed_s[0]),
+        gbs(bytes, fed_s[1]),
+        100.0 * bytes / fed_s[0] / cx.h2d,
+        current().name(),
+        cx.cores,
+        gbs(bytes, cpu_s),
+        cpu_s / fed_s[0]
+    ));
+    obj![
+        ("message_bytes", len),
+        ("messages", count),
+        ("device_resident", J::Arr(dev_rows)),
+        ("host_fed", J::Arr(fed)),
+        (
+            "cpu",
+            obj![
+                ("engine", current().name()),
+                ("threads", cx.cores),
+                ("seconds", cpu_s),
+                ("bytes_per_s", bytes / cpu_s),
+                ("messages_per_s", count as f64 / cpu_s),
+            ]
+        ),
+    ]
+}
+
+/// Every batch kernel (64 B) or the main ones on `host` uploaded first:
+/// kernel time (events), checked against `want`. The JSON rows and the
+/// time `Auto` takes for all the messages.
+fn device_resident(
+    cx: &Ctx,
+    sha3: &LaneSpec,
+    host: &[u8],
+    len: usize,
+    reps: usize,
+    want: &[u8],
+) -> (Vec<J>, f64) {
+    let gpu = &cx.gpu;
+    let count = host.len() / len;
+    let d_data = gpu.upload(host).unwrap_or_else(|e| fail("upload", e));
     let mut d_out = gpu
         .alloc_zeros(count * 32)
         .unwrap_or_else(|e| fail("alloc", e));
@@ -60,7 +103,7 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         };
         let mut best = f64::INFINITY;
         for rep in 0..reps {
-            gpu.hash_many_device_to_device(&sha3, &d_data, lay, 32, &mut d_out)
+            gpu.hash_many_device_to_device(sha3, &d_data, lay, 32, &mut d_out)
                 .unwrap_or_else(|e| fail("device-resident batch", e));
             best = best.min(gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3);
             if rep == 0 {
@@ -93,17 +136,32 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
     gpu.set_batch_kernel(BatchKernel::Auto);
     drop(d_out);
     drop(d_data);
-    // Host-fed, from pageable memory through the pipeline: copies, then mapped.
+    (dev_rows, dev_auto)
+}
+
+/// Host-fed, from pageable memory through the pipeline: copies, then
+/// mapped. The JSON rows and the two times.
+fn host_fed(
+    cx: &Ctx,
+    sha3: &LaneSpec,
+    msgs: &[&[u8]],
+    len: usize,
+    reps: usize,
+    want: &[u8],
+) -> (Vec<J>, [f64; 2]) {
+    let gpu = &cx.gpu;
+    let count = msgs.len();
+    let bytes = (len * count) as f64;
     let mut fed = Vec::new();
     let mut fed_s = [f64::NAN; 2];
     for (i, path) in [InputPath::Copy, InputPath::Mapped].into_iter().enumerate() {
         gpu.set_input_path(path);
         let mut out = vec![0u8; count * 32];
         let s = best_of(reps, || {
-            gpu.hash_many(&sha3, &msgs, 32, &mut out)
+            gpu.hash_many(sha3, msgs, 32, &mut out)
                 .unwrap_or_else(|e| fail("host-fed batch", e))
         });
-        check(&format!("{len} B host-fed {path:?}"), &out, &want);
+        check(&format!("{len} B host-fed {path:?}"), &out[..], want);
         let st = gpu.last_pipeline_stats();
         fed_s[i] = s;
         fed.push(obj![
@@ -116,34 +174,7 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         ]);
     }
     gpu.set_input_path(InputPath::Copy);
-    r.key(format!(
-        "SHA3-256 {len} B x {count}: device {:.1} GB/s ({:.0} M msg/s), host-fed {:.1} GB/s (mapped {:.1}; {:.0}% of H2D), CPU {} x{} {:.1} GB/s; host-fed/CPU {:.2}x",
-        gbs(bytes, dev_auto),
-        count as f64 / dev_auto / 1e6,
-        gbs(bytes, fed_s[0]),
-        gbs(bytes, fed_s[1]),
-        100.0 * bytes / fed_s[0] / cx.h2d,
-        current().name(),
-        cx.cores,
-        gbs(bytes, cpu_s),
-        cpu_s / fed_s[0]
-    ));
-    obj![
-        ("message_bytes", len),
-        ("messages", count),
-        ("device_resident", J::Arr(dev_rows)),
-        ("host_fed", J::Arr(fed)),
-        (
-            "cpu",
-            obj![
-                ("engine", current().name()),
-                ("threads", cx.cores),
-                ("seconds", cpu_s),
-                ("bytes_per_s", bytes / cpu_s),
-                ("messages_per_s", count as f64 / cpu_s),
-            ]
-        ),
-    ]
+    (fed, fed_s)
 }
 
 pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
