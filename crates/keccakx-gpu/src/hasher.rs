@@ -20,11 +20,12 @@ use cudarc::nvrtc::Ptx;
 use keccakx::engine::LaneSpec;
 use rayon::prelude::*;
 
+use crate::device::{device_info, DeviceInfo};
+use crate::driver;
 use crate::error::GpuError;
 use crate::kernels::{self, BatchJob, Module, BATCH_THREADS, PAPER_STATES, PERM_THREADS};
 use crate::mem::{DevBuf, Pinned};
 use crate::nvrtc::{Nvrtc, Target};
-use crate::{device_info, driver, DeviceInfo};
 
 /// Pipeline stages (streams with their own buffers) for host-fed batches.
 pub const STAGES: usize = 3;

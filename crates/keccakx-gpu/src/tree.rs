@@ -5,7 +5,7 @@
 //! [`keccakx::engine::ResidentInput`]: bytes read back on request, and whole
 //! leaves hashed in place, group by group, while the final node on the CPU
 //! absorbs the previous group's chaining values. Host-fed KT, ParallelHash
-//! and tree LI run keccakx's modes on [`crate::GpuEngine`] (lib.rs).
+//! and tree LI run keccakx's modes on [`crate::GpuEngine`] (engine.rs).
 //!
 //! Final node on the CPU: it absorbs one chaining value per leaf (32 or 64
 //! bytes per 8 KiB for KT, 0.4 % or 0.8 % of the input), sequentially; a

@@ -108,23 +108,87 @@ impl Alg {
     }
 }
 
-/// Keyword parameters as given from Python, before validation.
+/// How a keyword's value is read from Python, and where it goes in the
+/// registry's parameters.
+#[derive(Clone, Copy)]
+enum Read {
+    /// Any bytes-like object.
+    Bytes(fn(&mut Params, Vec<u8>)),
+    /// An int in `0..=max`; `what` names it in errors.
+    Int {
+        what: &'static str,
+        max: u64,
+        store: fn(&mut Params, u64),
+    },
+}
+
+/// A Python keyword that sets one field of the registry's [`Params`].
+struct Keyword {
+    name: &'static str,
+    field: Field,
+    read: Read,
+}
+
+/// Every keyword that sets a registry field (`digest_size`, the length, is
+/// read apart: it is checked against the function's default). Which
+/// function takes which keyword is the registry's ([`AlgorithmInfo::takes`]);
+/// a new parameter is a [`Field`] there and a row here. `build` reports
+/// the first keyword a function does not take in this order.
+#[rustfmt::skip] // a table: one row per keyword
+const KEYWORDS: [Keyword; 13] = [
+    bytes("custom", Field::Customization, |p, v| p.customization = v),
+    bytes("function_name", Field::FunctionName, |p, v| p.function_name = v),
+    bytes("key", Field::Key, |p, v| p.key = Some(v)),
+    int("block_size", Field::BlockSize, "block_size", u32::MAX as u64, |p, v| p.block_size = Some(v as usize)),
+    int("domain", Field::Domain, "domain", 255, |p, v| p.domain = Some(v as u8)),
+    int("rate", Field::Rate, "rate (bits)", 1600, |p, v| p.rate = Some(v as usize)),
+    int("capacity", Field::Capacity, "capacity (bits)", 1600, |p, v| p.capacity = Some(v as usize)),
+    int("width", Field::Width, "width (bits)", 1600, |p, v| p.width = Some(v as usize)),
+    int("rounds", Field::Rounds, "rounds", 1000, |p, v| p.rounds = Some(v as usize)),
+    int("suffix", Field::Suffix, "suffix", 255, |p, v| p.suffix = Some(v as u8)),
+    int("degree", Field::Degree, "degree", 1 << 16, |p, v| p.degree = Some(v as usize)),
+    int("height", Field::Height, "height", 1 << 16, |p, v| p.height = Some(v as usize)),
+    bytes("prefix", Field::Prefix, |p, v| p.prefix = Some(v)),
+];
+
+/// A keyword whose value is any bytes-like object.
+const fn bytes(name: &'static str, field: Field, store: fn(&mut Params, Vec<u8>)) -> Keyword {
+    Keyword {
+        name,
+        field,
+        read: Read::Bytes(store),
+    }
+}
+
+/// A keyword whose value is an int in `0..=max`, named `what` in errors.
+const fn int(
+    name: &'static str,
+    field: Field,
+    what: &'static str,
+    max: u64,
+    store: fn(&mut Params, u64),
+) -> Keyword {
+    Keyword {
+        name,
+        field,
+        read: Read::Int { what, max, store },
+    }
+}
+
+/// Every keyword that sets a registry field, with its field (for the
+/// pure-Python package's checks: `_registry_keywords`).
+pub fn keywords() -> impl Iterator<Item = (&'static str, Field)> {
+    KEYWORDS.iter().map(|k| (k.name, k.field))
+}
+
+/// Keyword parameters as given from Python, read into the registry's
+/// [`Params`] (the length is bound in [`registry_params`]).
 #[derive(Default, Clone, Debug)]
 pub struct Req {
     pub digest_size: Option<usize>,
-    pub custom: Option<Vec<u8>>,
-    pub function_name: Option<Vec<u8>>,
-    pub key: Option<Vec<u8>>,
-    pub block_size: Option<usize>,
-    pub domain: Option<u8>,
-    pub rate: Option<usize>,
-    pub capacity: Option<usize>,
-    pub width: Option<usize>,
-    pub rounds: Option<usize>,
-    pub suffix: Option<u8>,
-    pub degree: Option<usize>,
-    pub height: Option<usize>,
-    pub prefix: Option<Vec<u8>>,
+    params: Params,
+    /// The rows of [`KEYWORDS`] given (bit i: row i).
+    given: u32,
 }
 
 /// A non-negative integer parameter no larger than `max`.
@@ -167,27 +231,14 @@ impl Req {
         for (k, v) in kw.iter() {
             let key = k.cast::<PyString>()?.to_cow()?.into_owned();
             let v = Some(&v);
+            if let Some(row) = KEYWORDS.iter().position(|k| k.name == key) {
+                r.read(row, v, None)?;
+                continue;
+            }
             match key.as_str() {
                 "digest_size" => {
                     r.digest_size = int_param(v, "digest_size", MAX_LEN)?.map(|x| x as usize)
                 }
-                "custom" => r.custom = bytes_param(v, "custom")?,
-                "function_name" => r.function_name = bytes_param(v, "function_name")?,
-                "key" => r.key = bytes_param(v, "key")?,
-                "block_size" => {
-                    r.block_size = int_param(v, "block_size", u32::MAX as u64)?.map(|x| x as usize)
-                }
-                "domain" => r.domain = int_param(v, "domain", 255)?.map(|x| x as u8),
-                "rate" => r.rate = int_param(v, "rate (bits)", 1600)?.map(|x| x as usize),
-                "capacity" => {
-                    r.capacity = int_param(v, "capacity (bits)", 1600)?.map(|x| x as usize)
-                }
-                "width" => r.width = int_param(v, "width (bits)", 1600)?.map(|x| x as usize),
-                "rounds" => r.rounds = int_param(v, "rounds", 1000)?.map(|x| x as usize),
-                "suffix" => r.suffix = int_param(v, "suffix", 255)?.map(|x| x as u8),
-                "degree" => r.degree = int_param(v, "degree", 1 << 16)?.map(|x| x as usize),
-                "height" => r.height = int_param(v, "height", 1 << 16)?.map(|x| x as usize),
-                "prefix" => r.prefix = bytes_param(v, "prefix")?,
                 // hashlib compatibility: accepted and ignored.
                 "usedforsecurity" => {}
                 other => {
@@ -200,32 +251,73 @@ impl Req {
         Ok(r)
     }
 
+    /// Read the value of the keyword for `f` (absent or None: not given),
+    /// as `new(**params)` would.
+    pub fn set(&mut self, f: Field, v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        self.read(Self::row(f), v, None)
+    }
+
+    /// [`set`](Self::set) for an argument spelled `what` (cSHAKE's `name`).
+    pub fn set_named(
+        &mut self,
+        f: Field,
+        v: Option<&Bound<'_, PyAny>>,
+        what: &str,
+    ) -> PyResult<()> {
+        self.read(Self::row(f), v, Some(what))
+    }
+
+    /// Set the bytes field `f` to `bytes` read already (KMAC's key).
+    pub fn set_bytes(&mut self, f: Field, bytes: Vec<u8>) {
+        let row = Self::row(f);
+        if let Read::Bytes(store) = KEYWORDS[row].read {
+            store(&mut self.params, bytes);
+            self.given |= 1 << row;
+        }
+    }
+
+    fn row(f: Field) -> usize {
+        KEYWORDS
+            .iter()
+            .position(|k| k.field == f)
+            .expect("every field but the length has a keyword")
+    }
+
+    fn read(
+        &mut self,
+        row: usize,
+        v: Option<&Bound<'_, PyAny>>,
+        what: Option<&str>,
+    ) -> PyResult<()> {
+        let k = &KEYWORDS[row];
+        let set = match k.read {
+            Read::Bytes(store) => bytes_param(v, what.unwrap_or(k.name))?
+                .map(|b| store(&mut self.params, b))
+                .is_some(),
+            Read::Int {
+                what: w,
+                max,
+                store,
+            } => int_param(v, what.unwrap_or(w), max)?
+                .map(|x| store(&mut self.params, x))
+                .is_some(),
+        };
+        if set {
+            self.given |= 1 << row;
+        } else {
+            self.given &= !(1 << row);
+        }
+        Ok(())
+    }
+
     /// The keywords that were given, with the registry field each one
     /// sets (`digest_size`, the length, is checked apart).
-    fn given(&self) -> Vec<(&'static str, Field)> {
-        [
-            ("custom", self.custom.is_some(), Field::Customization),
-            (
-                "function_name",
-                self.function_name.is_some(),
-                Field::FunctionName,
-            ),
-            ("key", self.key.is_some(), Field::Key),
-            ("block_size", self.block_size.is_some(), Field::BlockSize),
-            ("domain", self.domain.is_some(), Field::Domain),
-            ("rate", self.rate.is_some(), Field::Rate),
-            ("capacity", self.capacity.is_some(), Field::Capacity),
-            ("width", self.width.is_some(), Field::Width),
-            ("rounds", self.rounds.is_some(), Field::Rounds),
-            ("suffix", self.suffix.is_some(), Field::Suffix),
-            ("degree", self.degree.is_some(), Field::Degree),
-            ("height", self.height.is_some(), Field::Height),
-            ("prefix", self.prefix.is_some(), Field::Prefix),
-        ]
-        .into_iter()
-        .filter(|(_, set, _)| *set)
-        .map(|(name, _, f)| (name, f))
-        .collect()
+    fn given(&self) -> impl Iterator<Item = (&'static str, Field)> + '_ {
+        KEYWORDS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.given & (1 << i) != 0)
+            .map(|(_, k)| (k.name, k.field))
     }
 }
 
@@ -254,19 +346,7 @@ pub fn registry_params(alg: Alg, req: &Req, out_len: usize) -> Params {
     let binds = alg.0.variable_len && !alg.0.xof;
     Params {
         length: if binds { Some(out_len) } else { None },
-        customization: req.custom.clone().unwrap_or_default(),
-        function_name: req.function_name.clone().unwrap_or_default(),
-        key: req.key.clone(),
-        block_size: req.block_size,
-        domain: req.domain,
-        width: req.width,
-        rate: req.rate,
-        capacity: req.capacity,
-        rounds: req.rounds,
-        suffix: req.suffix,
-        degree: req.degree,
-        height: req.height,
-        prefix: req.prefix.clone(),
+        ..req.params.clone()
     }
 }
 
@@ -300,17 +380,17 @@ pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
         None => alg.default_len(),
     };
     let info = alg.0;
-    if alg.accepts(Param::Key) && req.key.is_none() {
+    if alg.accepts(Param::Key) && req.params.key.is_none() {
         return Err(PyTypeError::new_err(format!(
             "{fname}() missing required argument 'key' (bytes-like)"
         )));
     }
-    if info.accepts(Param::Sponge) && req.rate.is_none() && req.capacity.is_none() {
+    if info.accepts(Param::Sponge) && req.params.rate.is_none() && req.params.capacity.is_none() {
         return Err(PyValueError::new_err(
             "keccak() needs rate= and/or capacity= (in bits; width defaults to 1600)",
         ));
     }
-    let simple = req.given().is_empty() && (req.digest_size.is_none() || xof || !info.variable_len);
+    let simple = req.given == 0 && (req.digest_size.is_none() || xof || !info.variable_len);
     let core = match (simple, &tables().protos[index_of(info)]) {
         (true, Some(h)) => h.clone(),
         _ => {

@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{bytes_param, Input};
-use crate::GIL_RELEASE_MIN;
+use crate::gil::GIL_RELEASE_MIN;
 
 fn value_error(what: &str, e: keccakx::Error, context: String) -> PyErr {
     PyValueError::new_err(format!("{what}: {e} ({context})"))
@@ -534,20 +534,7 @@ pub fn _registry_entry(
             "unknown algorithm {name:?} (see keccakx.algorithms_available)"
         ))
     })?;
-    let params = a
-        .params
-        .iter()
-        .map(|p| match p {
-            Param::Length => "length",
-            Param::Customization => "customization",
-            Param::FunctionName => "function_name",
-            Param::Key => "key",
-            Param::BlockSize => "block_size",
-            Param::Domain => "domain",
-            Param::Sponge => "sponge",
-            Param::Tree => "tree",
-        })
-        .collect();
+    let params = a.params.iter().map(|p| group_name(*p)).collect();
     Ok((
         a.name,
         a.display,
@@ -556,6 +543,30 @@ pub fn _registry_entry(
         a.xof,
         params,
     ))
+}
+
+/// How `_registry_entry` and `_registry_keywords` name a parameter group.
+fn group_name(p: Param) -> &'static str {
+    match p {
+        Param::Length => "length",
+        Param::Customization => "customization",
+        Param::FunctionName => "function_name",
+        Param::Key => "key",
+        Param::BlockSize => "block_size",
+        Param::Domain => "domain",
+        Param::Sponge => "sponge",
+        Param::Tree => "tree",
+    }
+}
+
+/// Every keyword of `keccakx.new` that sets a registry parameter, with the
+/// groups that take it (a function takes the keyword when its
+/// `_registry_entry` lists any of them; the first names it in refusals).
+#[pyfunction]
+pub fn _registry_keywords() -> Vec<(&'static str, Vec<&'static str>)> {
+    crate::alg::keywords()
+        .map(|(name, f)| (name, f.groups().iter().map(|p| group_name(*p)).collect()))
+        .collect()
 }
 
 /// Every registry name, in `keccakx list` order.
@@ -575,5 +586,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_right_encode, m)?)?;
     m.add_function(wrap_pyfunction!(_registry_entry, m)?)?;
     m.add_function(wrap_pyfunction!(_registry_names, m)?)?;
+    m.add_function(wrap_pyfunction!(_registry_keywords, m)?)?;
     Ok(())
 }

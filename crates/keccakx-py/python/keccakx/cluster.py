@@ -200,29 +200,18 @@ def find_tag(tag: str):
     return _info(tag)
 
 
+# keccakx.new's keywords with the parameter groups that take each (the
+# registry's data): a function takes a keyword when it takes any of them.
+_KEYWORD_GROUPS = dict(_keccakx._registry_keywords())
+
+
+def _takes(info: AlgInfo, keyword: str) -> bool:
+    return any(g in info.params for g in _KEYWORD_GROUPS.get(keyword, ()))
+
+
 def params_for(info: AlgInfo, p: dict) -> dict:
     """The parameters (keccakx.new keywords) that ``info`` takes."""
-    takes = {
-        "custom": "customization",
-        "function_name": "function_name",
-        "key": "key",
-        "block_size": "block_size",
-        "domain": "domain",
-        "width": "sponge",
-        "rounds": "sponge",
-        "suffix": "sponge",
-        "degree": "tree",
-        "height": "tree",
-        "prefix": "tree",
-    }
-    q = {}
-    for k, v in p.items():
-        if k in ("rate", "capacity"):
-            if "sponge" in info.params or "tree" in info.params:
-                q[k] = v
-        elif takes.get(k) in info.params:
-            q[k] = v
-    return q
+    return {k: v for k, v in p.items() if _takes(info, k)}
 
 
 _REFUSED = {
@@ -234,20 +223,14 @@ _REFUSED = {
     "sponge": "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix",
     "tree": "--degree, --height and --prefix are tree-li parameters",
 }
-_KIND = {"custom": "customization", "width": "sponge", "rounds": "sponge", "suffix": "sponge",
-         "degree": "tree", "height": "tree", "prefix": "tree"}
 
 
 def refused_param(info: AlgInfo, params: dict):
-    """keccakx sum's message for a parameter ``info`` does not take, or None."""
+    """keccakx sum's message for a parameter ``info`` does not take, or None
+    (the message of the first group that takes it)."""
     for k in params:
-        if k in ("rate", "capacity"):
-            if "sponge" not in info.params and "tree" not in info.params:
-                return _REFUSED["sponge"]
-            continue
-        kind = _KIND.get(k, k)
-        if kind not in info.params:
-            return _REFUSED[kind]
+        if not _takes(info, k):
+            return _REFUSED[_KEYWORD_GROUPS[k][0]]
     return None
 
 

@@ -125,21 +125,9 @@ class _Spec:
         return h.digest(self.out_len) if self.xof else h.digest()
 
 
-_PARAM_NAMES = {
-    "custom": "customization",
-    "function_name": "function_name",
-    "key": "key",
-    "block_size": "block_size",
-    "domain": "domain",
-    "rate": "sponge",
-    "capacity": "sponge",
-    "width": "sponge",
-    "rounds": "sponge",
-    "suffix": "sponge",
-    "degree": "tree",
-    "height": "tree",
-    "prefix": "tree",
-}
+# keccakx.new's keywords that set a registry parameter, each with the
+# parameter groups that take it: the registry's data, not a copy.
+_PARAM_NAMES = dict(_keccakx._registry_keywords())
 
 
 def _spec(algorithm: str, digest_size: Optional[int], params: dict) -> _Spec:

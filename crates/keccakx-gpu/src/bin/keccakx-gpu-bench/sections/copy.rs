@@ -1,0 +1,32 @@
+//! `copy`: host-to-device and device-to-host bandwidth (pinned).
+
+use super::Ctx;
+use crate::measure::fail;
+use crate::report::{obj, Report};
+
+pub(super) fn run(cx: &mut Ctx, r: &mut Report) {
+    let bytes = if cx.quick { 64 << 20 } else { 256 << 20 };
+    let h2d = cx
+        .gpu
+        .h2d_bandwidth(bytes, 5)
+        .unwrap_or_else(|e| fail("H2D bandwidth", e));
+    let d2h = cx
+        .gpu
+        .d2h_bandwidth(bytes, 5)
+        .unwrap_or_else(|e| fail("D2H bandwidth", e));
+    cx.h2d = h2d;
+    r.set(
+        "copy",
+        obj![
+            ("bytes", bytes as usize),
+            ("h2d_bytes_per_s", h2d),
+            ("d2h_bytes_per_s", d2h)
+        ],
+    );
+    r.key(format!(
+        "copy (pinned, {} MiB): H2D {:.1} GB/s, D2H {:.1} GB/s",
+        bytes >> 20,
+        h2d / 1e9,
+        d2h / 1e9
+    ));
+}

@@ -1,0 +1,54 @@
+//! The measured sections, in the order they run, each with its share of the
+//! time budget; `--only` picks one (copy always runs: the others use its
+//! host-to-device figure).
+
+mod batch;
+mod copy;
+mod cost;
+mod perm;
+mod tree_modes;
+mod treeli;
+
+use std::sync::Arc;
+
+use keccakx_gpu::GpuHasher;
+
+use crate::report::Report;
+
+/// What later sections need from earlier ones.
+pub(crate) struct Ctx {
+    pub gpu: Arc<GpuHasher>,
+    pub quick: bool,
+    pub cores: usize,
+    pub h2d: f64,
+    /// The ALU bound for 24-round Keccak-f[1600], permutations/s.
+    pub alu24: Option<f64>,
+}
+
+/// Every section `only` allows (all without it), each given its deadline.
+pub(crate) fn run_all(cx: &mut Ctx, r: &mut Report, only: Option<&str>) {
+    let run = |s: &str| only.is_none_or(|o| o == s);
+    // Shares of the budget (estimates for an H100: docs/gpu.md).
+    r.section("copy", 0.02);
+    copy::run(cx, r); // the others use its H2D figure
+    if run("perm") {
+        let d = r.section("perm", 0.08);
+        perm::run(cx, r, d);
+    }
+    if run("batch") {
+        let d = r.section("batch", 0.25);
+        batch::run(cx, r, d);
+    }
+    if run("cost") {
+        let d = r.section("cost", 0.15);
+        cost::run(cx, r, d);
+    }
+    if run("trees") {
+        let d = r.section("trees", 0.35);
+        tree_modes::run(cx, r, d);
+    }
+    if run("treeli") {
+        let d = r.section("treeli", 0.15);
+        treeli::run(cx, r, d);
+    }
+}

@@ -1,0 +1,140 @@
+//! `trees`: KT128, KT256, ParallelHash128/256 device-resident and host-fed
+//! against keccakx on all cores.
+
+use keccakx_gpu::{GpuEngine, GpuHasher, KtVariant, PhVariant};
+
+use super::Ctx;
+use crate::measure::{best_of, check, fail, fill, gbs};
+use crate::report::{obj, Deadline, Report, J};
+
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Kt(KtVariant),
+    Ph(PhVariant),
+}
+
+impl Mode {
+    const PH_BLOCK: usize = 8192;
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Kt(KtVariant::Kt128) => "KT128",
+            Mode::Kt(KtVariant::Kt256) => "KT256",
+            Mode::Ph(PhVariant::Ph128) => "ParallelHash128",
+            Mode::Ph(PhVariant::Ph256) => "ParallelHash256",
+        }
+    }
+    fn cpu(self, data: &[u8], out: &mut [u8]) {
+        use keccakx::rfc9861::{Kt128, Kt256};
+        use keccakx::sp800_185::{ParallelHash128, ParallelHash256};
+        match self {
+            Mode::Kt(KtVariant::Kt128) => {
+                let mut h = Kt128::new(b"");
+                h.update(data);
+                h.finalize_into(out)
+            }
+            Mode::Kt(KtVariant::Kt256) => {
+                let mut h = Kt256::new(b"");
+                h.update(data);
+                h.finalize_into(out)
+            }
+            Mode::Ph(PhVariant::Ph128) => {
+                let mut h =
+                    ParallelHash128::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
+                h.update(data);
+                h.finalize_into(out)
+            }
+            Mode::Ph(PhVariant::Ph256) => {
+                let mut h =
+                    ParallelHash256::new(Self::PH_BLOCK, b"").unwrap_or_else(|e| fail("PH", e));
+                h.update(data);
+                h.finalize_into(out)
+            }
+        }
+    }
+    fn host(self, e: &GpuEngine, data: &[u8], out: &mut [u8]) {
+        match self {
+            Mode::Kt(v) => e.kt(v, data, b"", out),
+            Mode::Ph(v) => e.parallelhash(v, data, Self::PH_BLOCK, b"", false, out),
+        }
+        .unwrap_or_else(|err| fail(&format!("{} host-fed", self.name()), err))
+    }
+    fn device(self, g: &GpuHasher, d: &keccakx_gpu::cudarc::driver::CudaSlice<u8>, out: &mut [u8]) {
+        match self {
+            Mode::Kt(v) => g.kt_device(v, d, b"", out),
+            Mode::Ph(v) => g.parallelhash_device(v, d, Self::PH_BLOCK, b"", false, out),
+        }
+        .unwrap_or_else(|err| fail(&format!("{} device-resident", self.name()), err))
+    }
+}
+
+/// KT128, KT256, ParallelHash128/256 from 64 KiB to 4 GiB.
+pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
+    let sizes: &[usize] = if cx.quick {
+        &[64 << 10, 16 << 20, 256 << 20]
+    } else {
+        &[64 << 10, 1 << 20, 16 << 20, 256 << 20, 1 << 30, 4 << 30]
+    };
+    let modes = [
+        Mode::Kt(KtVariant::Kt128),
+        Mode::Kt(KtVariant::Kt256),
+        Mode::Ph(PhVariant::Ph128),
+        Mode::Ph(PhVariant::Ph256),
+    ];
+    let max = *sizes.last().unwrap_or(&0);
+    let mut big = vec![0u8; max];
+    fill(&mut big, 21);
+    // Every leaf batch on the GPU (no cost routing): the GPU's own figure.
+    let engine = GpuEngine::from_hasher(cx.gpu.clone()).with_routing(false);
+    let mut rows = Vec::new();
+    let mut last: Vec<String> = Vec::new();
+    for &n in sizes {
+        if dl.passed() {
+            rows.push(obj![("bytes", n), ("skipped", "deadline")]);
+            continue;
+        }
+        let data = &big[..n];
+        let d = cx.gpu.upload(data).unwrap_or_else(|e| fail("upload", e));
+        let reps = if n >= 1 << 30 { 2 } else { 3 };
+        last.clear();
+        for m in modes {
+            let (mut want, mut got) = ([0u8; 64], [0u8; 64]);
+            let c = best_of(reps, || m.cpu(data, &mut want));
+            let dev = best_of(reps, || m.device(&cx.gpu, &d, &mut got));
+            check(&format!("{} device-resident {n} B", m.name()), got, want);
+            let leaves_s = cx.gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3;
+            got = [0u8; 64];
+            let host = best_of(reps, || m.host(&engine, data, &mut got));
+            check(&format!("{} host-fed {n} B", m.name()), got, want);
+            rows.push(obj![
+                ("mode", m.name()),
+                ("bytes", n),
+                ("device_resident_s", dev),
+                ("device_leaves_s", leaves_s),
+                ("host_fed_s", host),
+                ("cpu_s", c),
+                ("device_resident_bytes_per_s", n as f64 / dev),
+                ("host_fed_bytes_per_s", n as f64 / host),
+                ("cpu_bytes_per_s", n as f64 / c),
+                ("host_fed_ratio_to_h2d", n as f64 / host / cx.h2d),
+            ]);
+            last.push(format!(
+                "{} {:.1}/{:.1}/{:.1}",
+                m.name(),
+                gbs(n as f64, dev),
+                gbs(n as f64, host),
+                gbs(n as f64, c)
+            ));
+            r.set("tree_modes", J::Arr(rows.clone()));
+        }
+        drop(d);
+        r.set("tree_modes", J::Arr(rows.clone()));
+        if n == 16 << 20 || n == max {
+            r.key(format!(
+                "GB/s device/host-fed/CPU x{} at {} MiB: {}",
+                cx.cores,
+                n >> 20,
+                last.join(", ")
+            ));
+        }
+    }
+}
