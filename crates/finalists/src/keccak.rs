@@ -7,7 +7,7 @@
 //!   lane per register with VPTERNLOGQ, its own first choice; or AVX-512
 //!   rows), the core library's own fast path;
 //! * [`Impl::TwoThreads`]: one permutation split over two threads by rows of
-//!   the state (this crate's `twothread`), the study's two-core form.
+//!   the state (on this crate's `twothread` helper), the study's two-core form.
 //!
 //! The sponge (absorb, pad 0x01 … 0x80, squeeze 32 bytes) is written here so
 //! that the three forms differ only in the permutation.
