@@ -3,9 +3,10 @@
 
 FINALISTS_PY ?= $(PYTHON)
 
-# The finalists' tests run in test-rust (cargo test --workspace); this target
-# runs them alone.
+# The finalists' tests run in test-rust (cargo test --workspace, and the
+# import-cycle check); this target runs them alone.
 test-finalists: deps-rust
+	$(PYTHON) tools/module_cycles.py crates/finalists/src
 	$(CARGO) test --release -p finalists
 
 # Re-measures the 2012 two-core study's tables on this CPU (all nine rows):

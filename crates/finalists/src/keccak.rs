@@ -7,13 +7,13 @@
 //!   lane per register with VPTERNLOGQ, its own first choice; or AVX-512
 //!   rows), the core library's own fast path;
 //! * [`Impl::TwoThreads`]: one permutation split over two threads by rows of
-//!   the state (this crate's `twothread`), the study's two-core form.
+//!   the state (on this crate's `twothread` helper), the study's two-core form.
 //!
 //! The sponge (absorb, pad 0x01 … 0x80, squeeze 32 bytes) is written here so
 //! that the three forms differ only in the permutation.
 
+use crate::api::Impl;
 use crate::buffer::Buffer;
-use crate::Impl;
 use keccakx::permutation::{keccak_p1600_using, Single};
 
 /// Rate in bytes of Keccak-256 (1088 bits).
@@ -60,7 +60,7 @@ pub(crate) fn select(imp: Impl) -> (Permutation, &'static str) {
         }
         #[cfg(feature = "std")]
         Impl::TwoThreads => (
-            crate::twothread::keccak_f1600,
+            two_threads::permutation,
             "two threads (rows 0-2 here, 3-4 on the helper)",
         ),
         #[cfg(not(feature = "std"))]
@@ -92,6 +92,60 @@ pub(crate) fn round_rows(
                 v ^= rc;
             }
             out(x + 5 * y, v);
+        }
+    }
+}
+
+/// The study's two-core form (its §III-D) on the helper thread of
+/// [`crate::twothread`]: the caller computes output rows y = 0, 1, 2 and the
+/// helper rows 3, 4 of every round; both read the whole previous state
+/// (each computes θ's column parities itself, which is cheaper than
+/// exchanging them), so there is one barrier per round (24 per block).
+#[cfg(feature = "std")]
+mod two_threads {
+    use super::round_rows;
+    use crate::twothread::{split, Steps};
+    use std::sync::atomic::{AtomicU64, Ordering::*};
+    use std::sync::Arc;
+
+    struct KeccakShared {
+        /// The state after round r lives in buf[r % 2] (double buffer).
+        buf: [[AtomicU64; 25]; 2],
+        steps: Steps,
+    }
+
+    /// Rows y = 0..3 here, 3..5 on the helper (3:2, the nearest to even that
+    /// whole rows allow: χ works on rows, so a side owning whole rows needs no
+    /// exchange inside a round).
+    const KECCAK_CALLER_ROWS: core::ops::Range<usize> = 0..3;
+    const KECCAK_HELPER_ROWS: core::ops::Range<usize> = 3..5;
+
+    /// Keccak-f[1600] split by rows over the caller and the helper.
+    pub(super) fn permutation(a: &mut [u64; 25]) {
+        let sh = Arc::new(KeccakShared {
+            buf: core::array::from_fn(|_| core::array::from_fn(|_| AtomicU64::new(0))),
+            steps: Steps::new(),
+        });
+        for (l, v) in sh.buf[0].iter().zip(a.iter()) {
+            l.store(*v, Relaxed);
+        }
+        fn run(sh: &KeccakShared, rows: core::ops::Range<usize>, side: usize) {
+            let rho = keccakx::permutation::golden::rho_offsets();
+            for (r, &rc) in keccakx::permutation::ROUND_CONSTANTS.iter().enumerate() {
+                let s: [u64; 25] = core::array::from_fn(|i| sh.buf[r % 2][i].load(Relaxed));
+                let dst = &sh.buf[(r + 1) % 2];
+                round_rows(&s, rows.clone(), rc, &rho, |i, v| dst[i].store(v, Relaxed));
+                sh.steps.barrier(side, r as u32 + 1);
+            }
+        }
+        let sh2 = Arc::clone(&sh);
+        split(
+            move || run(&sh2, KECCAK_HELPER_ROWS, 1),
+            || run(&sh, KECCAK_CALLER_ROWS, 0),
+        );
+        // Past barrier 24 on the caller's side: the helper's last rows are in buf[0].
+        for (v, l) in a.iter_mut().zip(sh.buf[0].iter()) {
+            *v = l.load(Relaxed);
         }
     }
 }

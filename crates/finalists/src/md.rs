@@ -90,7 +90,7 @@ macro_rules! md_hasher {
 
         impl $name {
             /// A new hasher computed by `imp`.
-            pub fn new(imp: crate::Impl) -> Self {
+            pub fn new(imp: crate::api::Impl) -> Self {
                 Self(crate::md::MdCore::new(&$iv, $endian, $select(imp).0))
             }
 
@@ -113,7 +113,7 @@ macro_rules! md_hasher {
             }
 
             /// One-shot digest of `data`.
-            pub fn digest(imp: crate::Impl, data: &[u8]) -> [u8; 4 * $iv.len()] {
+            pub fn digest(imp: crate::api::Impl, data: &[u8]) -> [u8; 4 * $iv.len()] {
                 let mut h = Self::new(imp);
                 h.update(data);
                 let mut out = [0u8; 4 * $iv.len()];

@@ -13,8 +13,8 @@
 //! The sine table T and the rotation amounts are facts from RFC 1321 §3.4
 //! (a unit test recomputes T from the sine function).
 
+use crate::api::Impl;
 use crate::md::{md_hasher, Compress, Endian};
-use crate::Impl;
 
 /// T[i] = floor(2^32 * |sin(i + 1)|), RFC 1321 §3.4.
 pub(crate) const T: [u32; 64] = [
@@ -101,6 +101,38 @@ pub(crate) fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
     steps(h, |k| m[k]);
 }
 
+/// The study's two-core form (its §III-A) on the helper thread of
+/// [`crate::twothread`]: the helper loads the sixteen message words (the
+/// study's byte swap) and hands them over one by one while the caller runs
+/// the 64 steps.
+#[cfg(feature = "std")]
+mod two_threads {
+    use super::steps;
+    use crate::twothread::{split, WordPipe};
+    use std::sync::Arc;
+
+    /// MD5 with the message words loaded on the helper.
+    pub(super) fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
+        let pipe = WordPipe::<16>::new();
+        let p2 = Arc::clone(&pipe);
+        let b = *block;
+        split(
+            move || {
+                for k in 0..16 {
+                    p2.publish(
+                        k,
+                        u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap()),
+                    );
+                }
+            },
+            || {
+                let mut seen = 0;
+                steps(h, |k| pipe.get(k, &mut seen));
+            },
+        )
+    }
+}
+
 pub(crate) fn select(imp: Impl) -> (Compress, &'static str) {
     match imp {
         Impl::Sequential => (compress, "portable"),
@@ -110,7 +142,7 @@ pub(crate) fn select(imp: Impl) -> (Compress, &'static str) {
         ),
         #[cfg(feature = "std")]
         Impl::TwoThreads => (
-            crate::twothread::md5_compress,
+            two_threads::compress,
             "two threads (helper loads the message words)",
         ),
         #[cfg(not(feature = "std"))]

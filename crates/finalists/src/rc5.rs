@@ -21,7 +21,7 @@
 //! The magic constants P32 = Odd(e − 2) and Q32 = Odd(φ − 1) are facts from
 //! RFC 2040 §5.1.
 
-use crate::Impl;
+use crate::api::Impl;
 use core::fmt;
 
 /// P32 = Odd((e − 2) · 2^32), RFC 2040 §5.1.
@@ -392,9 +392,7 @@ pub fn expand_and_encrypt(
         #[cfg(feature = "std")]
         Impl::TwoThreads => {
             let blocks: &mut [[u8; 8]] = bytemuck_blocks(data);
-            Ok(crate::twothread::rc5_expand_and_encrypt(
-                key, rounds, blocks,
-            ))
+            Ok(two_threads::expand_and_encrypt(key, rounds, blocks))
         }
         _ => {
             let r = Rc5::new(key, rounds)?;
@@ -410,6 +408,64 @@ fn bytemuck_blocks(data: &mut [u8]) -> &mut [[u8; 8]] {
     let (blocks, rest) = data.as_chunks_mut::<8>();
     debug_assert!(rest.is_empty());
     blocks
+}
+
+/// The study's two-core form (its §III-E) on the helper thread of
+/// [`crate::twothread`]: the helper runs the key expansion and publishes each
+/// word of the expanded key S as soon as it is final; the caller encrypts,
+/// waiting for S[2i], S[2i+1] before half-round i.
+#[cfg(feature = "std")]
+mod two_threads {
+    use super::{encrypt_with, expand_key_with, Rc5, MAX_TABLE};
+    use crate::twothread::{split, wait_at_least};
+    use std::sync::atomic::{AtomicU32, Ordering::*};
+    use std::sync::Arc;
+
+    /// RC5 key expansion on the helper, encryption of `blocks` here, each
+    /// half-round waiting for its two words of S. Returns the expanded key.
+    pub(super) fn expand_and_encrypt(key: &[u8], rounds: usize, blocks: &mut [[u8; 8]]) -> Rc5 {
+        let t = 2 * rounds + 2;
+        let pipe = Arc::new(S32Pipe {
+            s: core::array::from_fn(|_| AtomicU32::new(0)),
+            ready: AtomicU32::new(0),
+        });
+        let p2 = Arc::clone(&pipe);
+        let mut k = [0u8; 255];
+        k[..key.len()].copy_from_slice(key);
+        let klen = key.len();
+        split(
+            move || {
+                expand_key_with(&k[..klen], rounds, |i, v, in_order| {
+                    p2.s[i].store(v, Relaxed);
+                    if in_order {
+                        p2.ready.store(i as u32 + 1, Release);
+                    }
+                });
+                // Key bytes beyond 4*t words finish out of order: publish all at the end.
+                p2.ready.store(t as u32, Release);
+            },
+            || {
+                let mut seen = 0u32;
+                let mut word = |i: usize| {
+                    if seen <= i as u32 {
+                        wait_at_least(&pipe.ready, i as u32 + 1);
+                        seen = pipe.ready.load(Acquire);
+                    }
+                    pipe.s[i].load(Relaxed)
+                };
+                for b in blocks.iter_mut() {
+                    encrypt_with(b, rounds, &mut word);
+                }
+                wait_at_least(&pipe.ready, t as u32);
+                Rc5::from_expanded(rounds, |i| pipe.s[i].load(Relaxed))
+            },
+        )
+    }
+
+    struct S32Pipe {
+        s: [AtomicU32; MAX_TABLE],
+        ready: AtomicU32,
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

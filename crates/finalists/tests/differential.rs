@@ -1,8 +1,12 @@
-//! Differential tests against the maintained RustCrypto crates (blake-hash,
-//! groestl, jh, skein) on random inputs with random split points, and
-//! sequential == parallel == two-thread on everything.
+//! Differential tests against the maintained RustCrypto crates on random
+//! inputs with random split points, for every function of the crate: the
+//! four finalists (blake-hash, groestl, jh, skein; every output length) and
+//! the study's other hash rows MD5, SHA-1, SHA-256 and Keccak-256 (md-5,
+//! sha1, sha2, sha3). Sequential == parallel == two-thread on everything,
+//! and every SIMD level the CPU has gives the same bytes.
 
-use finalists::{Algorithm, Impl};
+use finalists::study::{self, Row};
+use finalists::{Algorithm, Impl, Keccak256, Md5, Sha1, Sha256};
 
 /// xorshift64*: deterministic test data without extra dependencies.
 struct Rng(u64);
@@ -29,7 +33,7 @@ fn d09<D: blake_hash::Digest>(data: &[u8]) -> Vec<u8> {
     D::digest(data).to_vec()
 }
 
-/// The maintained crate's digest of `data` for `alg`.
+/// The maintained crate's digest of `data` for the finalist `alg`.
 fn reference(alg: Algorithm, data: &[u8]) -> Vec<u8> {
     use digest::consts::{U16, U20, U28, U48};
     use Algorithm::*;
@@ -62,9 +66,23 @@ fn reference(alg: Algorithm, data: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Streams `data` through our hasher in random pieces.
-fn ours_split(alg: Algorithm, imp: Impl, data: &[u8], rng: &mut Rng) -> Vec<u8> {
-    let mut h = finalists::new_hasher(alg, imp);
+/// The maintained crate's digest of `data` for one of the study's rows that
+/// is not a finalist (the finalists' rows are covered through [`reference`]).
+fn row_reference(row: Row, data: &[u8]) -> Vec<u8> {
+    match row {
+        Row::Md5 => d11::<md5::Md5>(data),
+        Row::Sha1 => d11::<sha1::Sha1>(data),
+        Row::Sha256 => d11::<sha2::Sha256>(data),
+        Row::Keccak256 => d11::<sha3::Keccak256>(data),
+        _ => unreachable!("the finalists' rows are checked through `reference`"),
+    }
+}
+
+/// The study's hash rows that are not finalists.
+const ROWS: [Row; 4] = [Row::Md5, Row::Sha1, Row::Sha256, Row::Keccak256];
+
+/// Feeds `data` to `update` in random pieces (empty ones included).
+fn in_pieces(data: &[u8], rng: &mut Rng, mut update: impl FnMut(&[u8])) {
     let mut rest = data;
     while !rest.is_empty() {
         let n = match rng.below(4) {
@@ -74,17 +92,44 @@ fn ours_split(alg: Algorithm, imp: Impl, data: &[u8], rng: &mut Rng) -> Vec<u8> 
             _ => rest.len(),
         }
         .min(rest.len());
-        h.update(&rest[..n]);
+        update(&rest[..n]);
         rest = &rest[n..];
     }
+}
+
+/// Streams `data` through our hasher for the finalist `alg` in random pieces.
+fn ours_split(alg: Algorithm, imp: Impl, data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut h = finalists::new_hasher(alg, imp);
+    in_pieces(data, rng, |piece| h.update(piece));
     h.finalize()
 }
 
-/// Lengths around every block boundary up to 3 blocks of the largest state, plus some long ones.
-fn lengths(rng: &mut Rng) -> Vec<usize> {
-    let mut v: Vec<usize> = (0..=260).collect();
+/// Streams `data` through our hasher for a non-finalist study row in random pieces.
+fn row_ours_split(row: Row, imp: Impl, data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = vec![0u8; row.output_len()];
+    macro_rules! stream {
+        ($h:expr) => {{
+            let mut h = $h;
+            in_pieces(data, rng, |piece| h.update(piece));
+            h.finalize_into(&mut out)
+        }};
+    }
+    match row {
+        Row::Md5 => stream!(Md5::new(imp)),
+        Row::Sha1 => stream!(Sha1::new(imp)),
+        Row::Sha256 => stream!(Sha256::new(imp)),
+        Row::Keccak256 => stream!(Keccak256::new(imp)),
+        _ => unreachable!("the finalists' rows stream through `ours_split`"),
+    }
+    out
+}
+
+/// Every length up to `upto` (all block boundaries up to three blocks of
+/// the largest state), plus twelve random longer ones.
+fn lengths(upto: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..=upto).collect();
     for _ in 0..12 {
-        v.push(261 + rng.below(5000));
+        v.push(upto + 1 + rng.below(5000));
     }
     v
 }
@@ -92,7 +137,7 @@ fn lengths(rng: &mut Rng) -> Vec<usize> {
 #[test]
 fn against_maintained_crates() {
     let mut rng = Rng(0x9E3779B97F4A7C15);
-    let lens = lengths(&mut rng);
+    let lens = lengths(260, &mut rng);
     let data = rng.bytes(*lens.iter().max().unwrap());
     for &alg in Algorithm::all() {
         for &n in &lens {
@@ -110,6 +155,27 @@ fn against_maintained_crates() {
 }
 
 #[test]
+fn study_rows_against_maintained_crates() {
+    let mut rng = Rng(0x9E3779B97F4A7C15);
+    let lens = lengths(300, &mut rng);
+    let data = rng.bytes(*lens.iter().max().unwrap());
+    for row in ROWS {
+        for &n in &lens {
+            let msg = &data[..n];
+            let want = row_reference(row, msg);
+            for imp in [Impl::Sequential, Impl::Parallel] {
+                assert_eq!(
+                    row_ours_split(row, imp, msg, &mut rng),
+                    want,
+                    "{} {imp:?} len {n}",
+                    row.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn two_threads_against_maintained_crates() {
     let mut rng = Rng(0xD1B54A32D192ED03);
     for &alg in Algorithm::all() {
@@ -119,6 +185,22 @@ fn two_threads_against_maintained_crates() {
                 ours_split(alg, Impl::TwoThreads, &msg, &mut rng),
                 reference(alg, &msg),
                 "{alg} len {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn study_rows_two_threads_against_maintained_crates() {
+    let mut rng = Rng(0xD1B54A32D192ED03);
+    for row in ROWS {
+        for n in [0, 1, 55, 56, 63, 64, 65, 119, 135, 136, 137, 300, 1024] {
+            let msg = rng.bytes(n);
+            assert_eq!(
+                row_ours_split(row, Impl::TwoThreads, &msg, &mut rng),
+                row_reference(row, &msg),
+                "{} len {n}",
+                row.name()
             );
         }
     }
@@ -144,6 +226,51 @@ fn all_implementations_agree_on_random_inputs() {
                 "{alg} two threads len {n}"
             );
         }
+    }
+}
+
+#[test]
+fn every_study_row_agrees_across_forms() {
+    let mut rng = Rng(7);
+    for i in 0..240 {
+        let row = Row::ALL[i % Row::ALL.len()];
+        let n = rng.below(2000);
+        let msg = rng.bytes(n);
+        let a = study::hash(row, Impl::Sequential, &msg);
+        assert_eq!(a.len(), row.output_len());
+        assert_eq!(
+            study::hash(row, Impl::Parallel, &msg),
+            a,
+            "{} parallel len {n}",
+            row.name()
+        );
+        if i % 6 == 0 {
+            assert_eq!(
+                study::hash(row, Impl::TwoThreads, &msg),
+                a,
+                "{} two threads len {n}",
+                row.name()
+            );
+        }
+    }
+    for row in Row::ALL {
+        for imp in Impl::ALL {
+            assert!(!row.backend(imp).is_empty());
+        }
+    }
+}
+
+/// The step probes run (the benchmark times them) and change the scratch.
+#[test]
+fn step_probes_run() {
+    use finalists::study::{rc5_step, steps, Scratch};
+    for s in Row::ALL.map(steps).into_iter().chain([rc5_step()]) {
+        let mut sc = Scratch::default();
+        let before = (sc.words, sc.block);
+        (s.run_moved)(&mut sc);
+        (s.run_kept)(&mut sc);
+        assert!(before != (sc.words, sc.block), "{}", s.moved);
+        assert!(s.per_block >= 1);
     }
 }
 
@@ -202,8 +329,9 @@ fn blake_salt_changes_digest_and_zero_salt_is_default() {
     }
 }
 
-/// Every SIMD level the CPU has gives the same bytes: the levels are capped
-/// through FINALISTS_SIMD in child processes of this test binary.
+/// Every SIMD level the CPU has gives the same bytes, for the finalists and
+/// the study's other rows: the levels are capped through FINALISTS_SIMD in
+/// child processes of this test binary.
 #[test]
 fn simd_levels_agree() {
     if std::env::var("FINALISTS_SIMD_CHILD").is_ok() {
@@ -211,13 +339,18 @@ fn simd_levels_agree() {
     }
     let exe = std::env::current_exe().unwrap();
     for level in ["off", "sse41", "avx2", "avx512"] {
-        let st = std::process::Command::new(&exe)
-            .args(["against_maintained_crates", "--exact", "--quiet"])
-            .env("FINALISTS_SIMD", level)
-            .env("FINALISTS_SIMD_CHILD", "1")
-            .status()
-            .unwrap();
-        assert!(st.success(), "FINALISTS_SIMD={level} failed");
+        for test in [
+            "against_maintained_crates",
+            "study_rows_against_maintained_crates",
+        ] {
+            let st = std::process::Command::new(&exe)
+                .args([test, "--exact", "--quiet"])
+                .env("FINALISTS_SIMD", level)
+                .env("FINALISTS_SIMD_CHILD", "1")
+                .status()
+                .unwrap();
+            assert!(st.success(), "{test} with FINALISTS_SIMD={level} failed");
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! (different constants, rotations, round count, block size): one template,
 //! instantiated twice.
 
-use super::{C32, C64, SIGMA};
+use super::spec::{C32, C64, SIGMA};
 
 /// Lanes (a, b, c, d) of the eight G functions: four columns, four diagonals.
 const G_LANES: [[usize; 4]; 8] = [

@@ -8,7 +8,7 @@
 //! dispatcher checked those features at run time and (b) unaligned vector
 //! loads/stores from/to arrays of exactly the loaded size.
 
-use super::{C32, C64, SIGMA};
+use super::spec::{C32, C64, SIGMA};
 use core::arch::x86_64::*;
 
 /// For round r (mod 10) and half-step k (column x, column y, diagonal x,

@@ -10,11 +10,13 @@
 //! (little-endian) is row `r`, so the message's byte order maps directly.
 
 pub(crate) mod portable;
+#[cfg(feature = "std")]
+mod two_threads;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+use crate::api::Impl;
 use crate::buffer::Buffer;
-use crate::Impl;
 
 /// Compression `h <- P(h ^ m) ^ Q(m) ^ h` on `C` columns.
 pub(crate) type CompressFn<const C: usize> = fn(&mut [u64; C], &[u64; C]);
@@ -67,11 +69,11 @@ pub(crate) fn select_backend(imp: Impl, wide: bool) -> ((Backend<8>, Backend<16>
         Impl::TwoThreads => (
             (
                 Backend {
-                    compress: crate::twothread::groestl_compress::<8>,
+                    compress: two_threads::compress::<8>,
                     p: portable::perm_p::<8>,
                 },
                 Backend {
-                    compress: crate::twothread::groestl_compress::<16>,
+                    compress: two_threads::compress::<16>,
                     p: portable::perm_p::<16>,
                 },
             ),

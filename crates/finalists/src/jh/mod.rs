@@ -6,20 +6,16 @@
 //! and (x1,x3,x5,x7) with 256 constant bits each, the linear layer L, and a
 //! swap of bit groups of size 2^(r mod 7) in the odd words.
 
-mod consts;
 pub(crate) mod portable;
+mod spec;
+#[cfg(feature = "std")]
+mod two_threads;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+use crate::api::Impl;
 use crate::buffer::Buffer;
-use crate::Impl;
-
-/// The JH state: x[i][k] is the k-th little-endian 64-bit half of word x_i,
-/// i.e. state bytes 16i+8k .. 16i+8k+8.
-pub(crate) type State = [[u64; 2]; 8];
-
-/// F8: XOR the block into the first half, E8, XOR into the second half.
-pub(crate) type CompressFn = fn(&mut State, &[u64; 8]);
+use spec::{CompressFn, State};
 
 pub(crate) fn select(imp: Impl) -> (CompressFn, &'static str) {
     match imp {
@@ -38,7 +34,7 @@ pub(crate) fn select(imp: Impl) -> (CompressFn, &'static str) {
             (portable::compress, "portable (no SIMD available)")
         }
         #[cfg(feature = "std")]
-        Impl::TwoThreads => (crate::twothread::jh_compress, "two threads (64-bit halves)"),
+        Impl::TwoThreads => (two_threads::compress, "two threads (64-bit halves)"),
         #[cfg(not(feature = "std"))]
         Impl::TwoThreads => (portable::compress, "portable (two threads need std)"),
     }

@@ -1,8 +1,7 @@
 //! Portable bit-sliced JH on 64-bit words (each 128-bit word x_i as two halves).
 //! `const fn` so that the initial values H(0) are computed at compile time.
 
-use super::consts::RC;
-use super::State;
+use super::spec::{State, RC};
 
 /// The round constants as a static, so run-time code reads one table
 /// (a `const` array indexed at run time may be copied at every use).

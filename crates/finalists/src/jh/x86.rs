@@ -9,7 +9,7 @@
 //! unaligned loads/stores of the 128-byte state and the 32-byte constants.
 
 use super::portable::RC_STATIC as RC;
-use super::State;
+use super::spec::State;
 use core::arch::x86_64::*;
 
 macro_rules! jh_body {

@@ -1,7 +1,7 @@
 //! The SHA-1 and SHA-256 rounds, fed with W[t] + K[t] in groups of four by
 //! whichever form computes the schedule, and the portable schedule.
 
-use super::{K1, K256};
+use super::spec::{K1, K256};
 
 /// The big-endian message words of a block.
 #[inline(always)]

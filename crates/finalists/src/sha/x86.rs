@@ -14,7 +14,7 @@
 //! and unaligned 16-byte loads/stores from/to arrays of at least 16 bytes.
 
 use super::portable::{rounds1, rounds256};
-use super::{K1, K256};
+use super::spec::{K1, K256};
 use core::arch::x86_64::*;
 
 macro_rules! schedule_impl {

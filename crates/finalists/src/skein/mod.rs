@@ -7,20 +7,15 @@
 //! C240 are facts taken from that document.
 
 pub(crate) mod portable;
+mod spec;
+#[cfg(feature = "std")]
+mod two_threads;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+use crate::api::Impl;
 use crate::buffer::Buffer;
-use crate::Impl;
-
-pub(crate) const TYPE_CFG: u64 = 4;
-pub(crate) const TYPE_MSG: u64 = 48;
-pub(crate) const TYPE_OUT: u64 = 63;
-pub(crate) const FIRST: u64 = 1 << 62;
-pub(crate) const FINAL: u64 = 1 << 63;
-
-/// UBI block: `h <- Threefish(key = h, tweak, m) ^ m`.
-pub(crate) type UbiFn<const NW: usize> = fn(&mut [u64; NW], &[u64; NW], [u64; 2]);
+use spec::{UbiFn, FINAL, FIRST, TYPE_CFG, TYPE_MSG, TYPE_OUT};
 
 fn select<const NW: usize>(imp: Impl) -> (UbiFn<NW>, &'static str) {
     match imp {
@@ -33,10 +28,7 @@ fn select<const NW: usize>(imp: Impl) -> (UbiFn<NW>, &'static str) {
             (portable::ubi::<NW>, "portable (no SIMD available)")
         }
         #[cfg(feature = "std")]
-        Impl::TwoThreads => (
-            crate::twothread::skein_ubi::<NW>,
-            "two threads (half the MIXes each)",
-        ),
+        Impl::TwoThreads => (two_threads::ubi::<NW>, "two threads (half the MIXes each)"),
         #[cfg(not(feature = "std"))]
         Impl::TwoThreads => (portable::ubi::<NW>, "portable (two threads need std)"),
     }

@@ -14,7 +14,7 @@
 //! and unaligned loads of arrays of exactly the loaded size.
 
 use super::portable::{expand, PI16, R16, R4, R8};
-use super::UbiFn;
+use super::spec::UbiFn;
 use core::arch::x86_64::*;
 
 pub(crate) fn select<const NW: usize>() -> Option<(UbiFn<NW>, &'static str)> {

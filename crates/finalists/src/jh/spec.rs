@@ -1,4 +1,13 @@
-//! JH constants.
+//! JH's round constants, its state layout and the compression-function
+//! signature that every form (portable, x86, two threads) implements. A leaf
+//! of `jh`: the forms and the hasher in `jh` itself all read it.
+
+/// The JH state: x[i][k] is the k-th little-endian 64-bit half of word x_i,
+/// i.e. state bytes 16i+8k .. 16i+8k+8.
+pub(crate) type State = [[u64; 2]; 8];
+
+/// F8: XOR the block into the first half, E8, XOR into the second half.
+pub(crate) type CompressFn = fn(&mut State, &[u64; 8]);
 
 /// E8 round constants in bit-sliced form, as four little-endian u64 per round
 /// (even-word constant halves 0,1; odd-word constant halves 2,3). Source: the
