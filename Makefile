@@ -26,6 +26,7 @@ deps-rust:
 test-rust: deps-rust
 	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
 	$(PYTHON) tools/module_cycles.py crates/keccakx/src crates/keccakx-gpu/src crates/keccakx-py/src crates/finalists/src bench/src
+	CARGO=$(CARGO) sh tools/check_no_std.sh
 	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
 
 TEST_TARGETS := test-rust $(TEST_TARGETS)

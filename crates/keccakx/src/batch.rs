@@ -18,7 +18,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::engine::{self, LaneSpec};
+use crate::engine::LaneSpec;
 use crate::error::{Error, Result};
 use crate::registry::{self, Hasher, Params};
 
@@ -112,11 +112,11 @@ fn hash_range(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]
     }
 }
 
-/// Message by message, spread over up to [`engine::threads`] cores.
+/// Message by message, spread over up to [`crate::engine::threads`] cores.
 fn per_message(proto: &Hasher, messages: &[&[u8]], out_len: usize, out: &mut [u8]) {
     // Contiguous ranges of about equal bytes, several per thread.
     #[cfg(feature = "std")]
-    engine::for_each_piece(
+    crate::engine::for_each_piece(
         messages,
         out,
         out_len,

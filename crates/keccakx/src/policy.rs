@@ -8,7 +8,19 @@
 //! whether the sequential functions may use AVX-512 and keeps its own
 //! choice memoised in the same word, so a new policy clears it.
 
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::Ordering;
+
+// The policy word is 64 bits where the target has 64-bit atomics, else 32
+// (Cortex-M4: thread limit up to 65535); Cortex-M0 has no compare-and-swap
+// at all, only atomic loads and stores (see `update`).
+#[cfg(target_has_atomic = "64")]
+type Word = u64;
+#[cfg(target_has_atomic = "64")]
+type AtomicWord = core::sync::atomic::AtomicU64;
+#[cfg(not(target_has_atomic = "64"))]
+type Word = u32;
+#[cfg(not(target_has_atomic = "64"))]
+type AtomicWord = core::sync::atomic::AtomicU32;
 
 use crate::error::{Error, Result};
 
@@ -63,7 +75,7 @@ impl EngineChoice {
         matches!(self, EngineChoice::Auto | EngineChoice::Avx512)
     }
 
-    fn code(self) -> u64 {
+    fn code(self) -> Word {
         match self {
             EngineChoice::Auto => 1,
             EngineChoice::Avx512 => 2,
@@ -73,7 +85,7 @@ impl EngineChoice {
         }
     }
 
-    fn from_code(code: u64) -> EngineChoice {
+    fn from_code(code: Word) -> EngineChoice {
         match code {
             2 => EngineChoice::Avx512,
             3 => EngineChoice::Avx2,
@@ -107,16 +119,16 @@ pub fn engine_from_env() -> core::result::Result<Option<EngineChoice>, alloc::st
 /// The policy, one word: bits 0..8 the engine choice (0: not read from the
 /// environment yet), bits 8..16 the dispatcher's memo (0: none), bits
 /// 16.. the thread limit (0: all cores).
-static POLICY: AtomicU64 = AtomicU64::new(0);
+static POLICY: AtomicWord = AtomicWord::new(0);
 
-const ENGINE_BITS: u64 = 0xFF;
+const ENGINE_BITS: Word = 0xFF;
 const MEMO_SHIFT: u32 = 8;
-const MEMO_BITS: u64 = 0xFF << MEMO_SHIFT;
+const MEMO_BITS: Word = 0xFF << MEMO_SHIFT;
 const THREADS_SHIFT: u32 = 16;
 
 /// A snapshot of the policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Policy(u64);
+pub struct Policy(Word);
 
 impl Policy {
     /// The engine chosen (auto unless forced).
@@ -157,7 +169,8 @@ fn init_from_env() -> Policy {
 }
 
 /// Apply `f` to the word atomically; returns the new policy.
-fn update(f: impl Fn(u64) -> u64) -> Policy {
+#[cfg(target_has_atomic = "32")]
+fn update(f: impl Fn(Word) -> Word) -> Policy {
     let mut w = POLICY.load(Ordering::Relaxed);
     loop {
         let new = f(w);
@@ -166,6 +179,16 @@ fn update(f: impl Fn(u64) -> u64) -> Policy {
             Err(now) => w = now,
         }
     }
+}
+
+/// Without compare-and-swap (Cortex-M0: one core, and this crate starts no
+/// threads without std) a load and a store are the whole update; a policy
+/// changed from an interrupt handler at the same moment could be lost.
+#[cfg(not(target_has_atomic = "32"))]
+fn update(f: impl Fn(Word) -> Word) -> Policy {
+    let new = f(POLICY.load(Ordering::Relaxed));
+    POLICY.store(new, Ordering::Relaxed);
+    Policy(new)
 }
 
 /// Choose the engine (the dispatcher's memo is cleared: every
@@ -178,13 +201,18 @@ pub fn set_engine(choice: EngineChoice) {
 /// Limit the multi-core paths to `n` threads (0: all cores).
 pub fn set_threads(n: usize) {
     get();
-    let n = (n as u64).min(u64::MAX >> THREADS_SHIFT);
+    let n = n.min((Word::MAX >> THREADS_SHIFT) as usize) as Word;
     update(|w| (w & (ENGINE_BITS | MEMO_BITS)) | (n << THREADS_SHIFT));
 }
 
 /// Record the dispatcher's memo for the policy `seen` (kept only if the
 /// policy has not changed since).
 pub(crate) fn set_memo(seen: Policy, memo: u8) {
-    let new = (seen.0 & !MEMO_BITS) | (u64::from(memo) << MEMO_SHIFT);
+    let new = (seen.0 & !MEMO_BITS) | (Word::from(memo) << MEMO_SHIFT);
+    #[cfg(target_has_atomic = "32")]
     let _ = POLICY.compare_exchange(seen.0, new, Ordering::Relaxed, Ordering::Relaxed);
+    #[cfg(not(target_has_atomic = "32"))]
+    if POLICY.load(Ordering::Relaxed) == seen.0 {
+        POLICY.store(new, Ordering::Relaxed);
+    }
 }

@@ -5,6 +5,11 @@
 //! select.rs).
 
 use alloc::string::String;
+// Cortex-M0 has no atomic compare-and-swap, so no `Arc`; it has no threads
+// either, and a shared engine is an `Rc` there.
+#[cfg(not(target_has_atomic = "ptr"))]
+use alloc::rc::Rc as Arc;
+#[cfg(target_has_atomic = "ptr")]
 use alloc::sync::Arc;
 use core::fmt;
 

@@ -3,6 +3,7 @@
 
 use super::contract::{Engine, EngineRef, LaneSpec};
 use super::scalar::Scalar;
+#[cfg(target_arch = "x86_64")]
 use super::simd::Simd;
 #[cfg(feature = "std")]
 use super::threads::Threads;

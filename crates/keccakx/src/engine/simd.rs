@@ -7,6 +7,9 @@
 //! message itself (whole blocks, no copy), its padded tail (copied to a small
 //! per-lane buffer), or zeros (squeezing past one block, or an idle lane).
 
+// Without an x86 instruction set the multi-lane code runs only in tests.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 use super::contract::{Engine, LaneSpec};
 use crate::permutation::{permute, run_lanes_for, Lanes, LanesKernel, Parallelism};
 use crate::policy::EngineChoice;
