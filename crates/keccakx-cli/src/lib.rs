@@ -7,6 +7,7 @@ pub mod backend;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod error;
 pub mod escape;
 pub mod exec;
 pub mod info;
