@@ -25,7 +25,7 @@ deps-rust:
 
 test-rust: deps-rust
 	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
-	$(PYTHON) tools/module_cycles.py crates/keccakx/src
+	$(PYTHON) tools/module_cycles.py crates/keccakx/src crates/keccakx-cli/src
 	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
 
 TEST_TARGETS := test-rust $(TEST_TARGETS)
