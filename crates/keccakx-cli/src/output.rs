@@ -1,5 +1,6 @@
 //! Standard output that ends quietly when the reader goes away (`| head`)
-//! and reports other write errors once; diagnostics that never panic.
+//! and turns other write errors into [`Error::Write`] (reported once, by
+//! `main`); diagnostics that never panic.
 
 use std::io::{self, IsTerminal, Write};
 
