@@ -25,7 +25,7 @@ deps-rust:
 
 test-rust: deps-rust
 	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
-	$(PYTHON) tools/module_cycles.py crates/keccakx/src crates/keccakx-gpu/src crates/keccakx-py/src crates/finalists/src bench/src
+	$(PYTHON) tools/module_cycles.py
 	CARGO=$(CARGO) sh tools/check_no_std.sh
 	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
 

@@ -11,7 +11,9 @@ component of more than one module: a set of modules that import each other,
 directly or around a loop. `mod` declarations are not imports; a `pub use`
 re-export is (a parent that re-exports a child and a child that reads the
 parent's items form a cycle). Inline `mod name { ... }` blocks count as
-part of their file's module. Exits 1 if any crate has a cycle.
+part of their file's module. A binary (`src/bin/*`, and `src/main.rs`
+beside a `src/lib.rs`) is a crate of its own and is not read as the
+library's root. Exits 1 if any crate has a cycle.
 """
 
 import re
@@ -60,6 +62,10 @@ def crate_modules(src):
     for f in sorted(src.rglob("*.rs")):
         rel = f.relative_to(src).with_suffix("").parts
         if rel[0] == "bin":  # each binary is a crate of its own
+            continue
+        if rel == ("main",) and (src / "lib.rs").exists():
+            # src/main.rs beside src/lib.rs is the binary: a crate of its
+            # own that names the library's modules through the library.
             continue
         if rel[-1] in ("lib", "main", "mod"):
             rel = rel[:-1]
@@ -166,8 +172,13 @@ def graph(mods):
                 if target is not None and target[-1:] == (segs[-1],):
                     aliases[alias] = target  # the line binds a module to a name
         for m in PATH.finditer(code):
+            if m.group(2) and m.group(2).startswith("{"):
+                # A use tree (`crate::{a, b}`): the loop above added what
+                # it names; its prefix alone (the root, a parent) is not
+                # an import.
+                continue
             segs = [s.strip() for s in m.group(1).split("::") if s.strip()]
-            if m.group(2) and not m.group(2).startswith("{"):
+            if m.group(2):
                 segs.append(m.group(2))
             add(resolve(mods, here + scope_at(spans, m.start()), segs, aliases))
     return edges

@@ -33,6 +33,7 @@ use rayon::prelude::*;
 
 use crate::algo::{Algo, Family};
 use crate::cli::Backend;
+use crate::error::{Error, Outcome};
 use crate::exec::Digest;
 use crate::input::{hash_path, ReadOpts};
 use crate::output::warn;
@@ -96,19 +97,19 @@ fn open_gpu(routing: bool) -> Result<Box<dyn Engine>, String> {
 }
 
 /// The batch hasher for `backend`: `Ok(None)` hashes on the CPU; an error
-/// (only for a forced `gpu`) is the message after `--backend gpu: `.
-pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<GpuBatch>, String> {
+/// ([`Error::Gpu`]) only for a forced `gpu`.
+pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<GpuBatch>, Error> {
     match backend {
         Backend::Cpu => Ok(None),
         Backend::Gpu => {
             let (spec, out_len) = lane_of(algo).ok_or_else(|| {
-                format!(
+                Error::Gpu(format!(
                     "-a {} does not run on the GPU (it runs SHA3-*, SHAKE*, Keccak-*, TurboSHAKE* \
                      and raw keccak on width 1600)",
                     algo.info.name
-                )
+                ))
             })?;
-            let dev = open_gpu(false).map_err(|e| format!("no GPU available ({e})"))?;
+            let dev = open_gpu(false).map_err(|e| Error::Gpu(format!("no GPU available ({e})")))?;
             let b = GpuBatch::new(
                 Box::new(|| Err("opened already".into())),
                 None,
@@ -219,16 +220,16 @@ impl GpuBatch {
         }
     }
 
-    /// Hash `files`, calling `deliver(i, digest)` in order; the exit status
-    /// contribution (1 when a forced GPU failed, else 0).
+    /// Hash `files`, calling `deliver(i, digest)` in order; the outcome is
+    /// [`Outcome::Failed`] when a forced GPU failed (the CPU hashed instead).
     pub fn run(
         &self,
         algo: &Algo,
         files: &[OsString],
         opts: ReadOpts,
         deliver: &mut dyn FnMut(usize, Digest) -> ControlFlow<()>,
-    ) -> i32 {
-        let mut status = 0;
+    ) -> Outcome {
+        let mut outcome = Outcome::Success;
         let mut i = 0;
         while i < files.len() {
             // A chunk of consecutive files: the regular ones up to MAX_FILE
@@ -274,7 +275,7 @@ impl GpuBatch {
                 .collect();
             let mut out = vec![0u8; inputs.len() * self.out_len];
             if !inputs.is_empty() && self.hash_chunk(&inputs, &mut out) && self.forced {
-                status = 1;
+                outcome = Outcome::Failed;
             }
             let mut digests = out.chunks_exact(self.out_len.max(1));
             for (k, p) in (i..j).zip(prepared) {
@@ -284,12 +285,12 @@ impl GpuBatch {
                     Prepared::Stdin => hash_path(&files[k], algo, opts),
                 };
                 if deliver(k, d).is_break() {
-                    return status;
+                    return outcome;
                 }
             }
             i = j;
         }
-        status
+        outcome
     }
 }
 
@@ -381,11 +382,12 @@ mod tests {
             .engine
             .set(Ok(Fallback::sticky(Box::new(fake) as Box<dyn Engine>)));
         let mut got: Vec<(usize, Digest)> = Vec::new();
-        let status = b.run(&algo, &files, ReadOpts::default(), &mut |i, d| {
+        let outcome = b.run(&algo, &files, ReadOpts::default(), &mut |i, d| {
             got.push((i, d));
             ControlFlow::Continue(())
         });
-        assert_eq!(status, i32::from(forced && fail_on_call > 0));
+        let gpu_failed = forced && fail_on_call > 0;
+        assert_eq!(outcome == Outcome::Failed, gpu_failed);
         assert_eq!(got.len(), files.len());
         for (k, (i, d)) in got.into_iter().enumerate() {
             assert_eq!(i, k, "order");
@@ -430,6 +432,9 @@ mod tests {
             .unwrap()
             .is_none());
         let e = batch_for(Backend::Gpu, &a("kt128"), 1).err().unwrap();
-        assert!(e.contains("does not run on the GPU"), "{e}");
+        assert!(matches!(e, Error::Gpu(_)), "{e:?}");
+        assert!(e
+            .to_string()
+            .starts_with("--backend gpu: -a kt128 does not run on the GPU"));
     }
 }

@@ -11,7 +11,8 @@ use keccakx::registry::Params;
 
 use crate::algo::{self, Algo};
 use crate::cli::BenchArgs;
-use crate::output::{stop_status, warn, Out};
+use crate::error::{Error, Outcome};
+use crate::output::print_all;
 
 /// Default algorithms: the ones the project's benchmark tables report.
 const DEFAULT_ALGS: &[&str] = &[
@@ -50,7 +51,7 @@ struct Row {
     secs: f64,
 }
 
-pub fn bench_main(a: &BenchArgs) -> i32 {
+pub fn bench_main(a: &BenchArgs) -> Result<Outcome, Error> {
     let names: Vec<String> = if a.algorithms.is_empty() {
         DEFAULT_ALGS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -58,12 +59,11 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
     };
     let mut algos = Vec::new();
     for n in &names {
-        let Some(info) = algo::find(n) else {
-            warn(&format!(
+        let info = algo::find(n).ok_or_else(|| {
+            Error::Usage(format!(
                 "bench: unknown algorithm '{n}' (see `keccakx list`)"
-            ));
-            return 2;
-        };
+            ))
+        })?;
         let mut p = Params::default();
         if info.name.starts_with("kmac") {
             p.key = Some(vec![0x4B; 32]); // KMAC needs a key; any fixed one measures the same.
@@ -71,13 +71,9 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
         if info.name == "keccak" {
             (p.rate, p.capacity) = (Some(1088), Some(512));
         }
-        match Algo::new(info, &algo::params_for(info, &p)) {
-            Ok(al) => algos.push(al),
-            Err(e) => {
-                warn(&format!("bench: {e}"));
-                return 2;
-            }
-        }
+        let al = Algo::new(info, &algo::params_for(info, &p))
+            .map_err(|e| Error::Params(format!("bench: {e}")))?;
+        algos.push(al);
     }
     let budget = Duration::from_secs_f64(a.seconds);
     let mut rows = Vec::new();
@@ -100,9 +96,11 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
         let msgs: Vec<&[u8]> = blob.chunks(64).collect();
         let mut out = vec![0u8; a.batch * 32];
         let p = Params::default();
+        let batch = |out: &mut [u8]| keccakx::batch::hash_many_into("sha3-256", &p, &msgs, 32, out);
+        // Checked once here, so that the timed calls cannot fail.
+        batch(&mut out).map_err(|e| Error::Params(format!("bench: --batch: {e}")))?;
         let secs = time_per_call(budget, || {
-            keccakx::batch::hash_many_into("sha3-256", &p, &msgs, 32, &mut out)
-                .expect("valid batch");
+            let _ = batch(&mut out);
             black_box(&out);
         });
         rows.push(Row {
@@ -114,7 +112,7 @@ pub fn bench_main(a: &BenchArgs) -> i32 {
     print_rows(&rows, a.json)
 }
 
-fn print_rows(rows: &[Row], json: bool) -> i32 {
+fn print_rows(rows: &[Row], json: bool) -> Result<Outcome, Error> {
     let engine = keccakx::engine::current().name();
     let single = keccakx::permutation::best_single().name();
     let threads = match keccakx::engine::threads() {
@@ -161,9 +159,5 @@ fn print_rows(rows: &[Row], json: bool) -> i32 {
             );
         }
     }
-    let mut out = Out::new();
-    match out.write(&text).and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(s) => stop_status(s, 0),
-    }
+    print_all(&text)
 }

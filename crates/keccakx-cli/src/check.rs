@@ -16,10 +16,11 @@ use std::sync::Arc;
 
 use crate::algo::{find, find_tag, params_for, AlgInfo, Algo};
 use crate::cli::{hex_val, MAX_LENGTH};
+use crate::error::{cause, Error, Outcome};
 use crate::escape::{os_from_bytes, push_display_name, quote, quote_os, unescape};
 use crate::exec::{Digest, Ordered, Task};
-use crate::input::{cause, ReadOpts};
-use crate::output::{stop_status, warn, Out, Stop};
+use crate::input::ReadOpts;
+use crate::output::{warn, Out, Stop};
 use keccakx::registry::Params;
 
 /// Longest line kept: the hex of the longest digest (`-l` ≤ 1 MiB) and
@@ -366,16 +367,17 @@ fn would_block(_: i32) -> bool {
     true
 }
 
-/// Check every checksum file; the exit status.
+/// Check every checksum file: [`Outcome::Failed`] unless every list could
+/// be read and passed.
 pub fn run(
     files: &[OsString],
     ctx: &mut Context,
     opts: CheckOpts,
     ropts: ReadOpts,
     parallel: bool,
-) -> i32 {
+) -> Result<Outcome, Error> {
     let mut out = Out::new();
-    let mut status = 0;
+    let mut outcome = Outcome::Success;
     for file in files {
         let is_stdin = file == "-";
         let label = if is_stdin {
@@ -387,7 +389,7 @@ pub fn run(
             Ok(r) => r,
             Err(e) => {
                 warn(&format!("{label}: {}", cause(&e)));
-                status = 1;
+                outcome = Outcome::Failed;
                 continue;
             }
         };
@@ -397,14 +399,15 @@ pub fn run(
             pollable,
         };
         match check_one(reader, &list, ctx, opts, ropts, parallel, &mut out) {
-            Ok(true) => {}
-            Ok(false) => status = 1,
-            Err(stop) => return stop_status(stop, 1),
+            Ok(list_outcome) => outcome = outcome.max(list_outcome),
+            // A list cut short (its reader went away) was not checked to
+            // its end: it did not pass.
+            Err(stop) => return stop.into_result(Outcome::Failed),
         }
     }
     match out.flush() {
-        Ok(()) => status,
-        Err(s) => stop_status(s, status),
+        Ok(()) => Ok(outcome),
+        Err(s) => s.into_result(outcome),
     }
 }
 
@@ -495,7 +498,7 @@ fn check_one(
     ropts: ReadOpts,
     parallel: bool,
     out: &mut Out,
-) -> Result<bool, Stop> {
+) -> Result<Outcome, Stop> {
     let mut c = Counts::default();
     let mut stop: Option<Stop> = None;
     let display = ctx.algo.display();
@@ -590,19 +593,19 @@ fn summarize(
     opts: CheckOpts,
     list: &List,
     out: &mut Out,
-) -> Result<bool, Stop> {
+) -> Result<Outcome, Stop> {
     let label = list.label;
     if let Some(e) = read_error {
         // As GNU: the list could not be read to its end; no summary.
         out.flush()?;
         warn(&format!("{label}: read error: {}", cause(&e)));
-        return Ok(false);
+        return Ok(Outcome::Failed);
     }
     if c.properly_formatted == 0 {
         warn(&format!(
             "{label}: no properly formatted checksum lines found"
         ));
-        return Ok(false);
+        return Ok(Outcome::Failed);
     }
     if !opts.status {
         // Keep stdout and stderr in order for a reader of both.
@@ -632,10 +635,15 @@ fn summarize(
             warn(&format!("{label}: no file was verified"));
         }
     }
-    Ok(c.matched_any
+    let passed = c.matched_any
         && c.mismatched == 0
         && c.read_failures == 0
-        && (!opts.strict || c.misformatted == 0))
+        && (!opts.strict || c.misformatted == 0);
+    Ok(if passed {
+        Outcome::Success
+    } else {
+        Outcome::Failed
+    })
 }
 
 /// Parse one checksum line for the fuzz targets and tests: the file name,

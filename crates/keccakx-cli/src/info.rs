@@ -4,10 +4,11 @@ use std::io::Write;
 
 use crate::algo;
 use crate::backend;
-use crate::output::{stop_status, Out};
+use crate::error::{Error, Outcome};
+use crate::output::print_all;
 
 /// Every algorithm with its parameters, default length and specification.
-pub fn list() -> i32 {
+pub fn list() -> Result<Outcome, Error> {
     let mut text = Vec::new();
     let _ = writeln!(
         text,
@@ -30,15 +31,11 @@ pub fn list() -> i32 {
         text,
         "\nLengths are in bytes (-l 64 = 512 bits). Names are case-insensitive; `-` and `_` are optional."
     );
-    let mut out = Out::new();
-    match out.write(&text).and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(s) => stop_status(s, 0),
-    }
+    print_all(&text)
 }
 
 /// Version, CPU, engines, threads, GPUs.
-pub fn info(engine_source: &str) -> i32 {
+pub fn info(engine_source: &str) -> Result<Outcome, Error> {
     let mut t = Vec::new();
     let _ = writeln!(t, "keccakx {}", env!("CARGO_PKG_VERSION"));
     let feats = keccakx::permutation::cpu_features();
@@ -94,9 +91,5 @@ pub fn info(engine_source: &str) -> i32 {
             let _ = writeln!(t, "gpus: none ({reason})");
         }
     }
-    let mut out = Out::new();
-    match out.write(&t).and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(s) => stop_status(s, 0),
-    }
+    print_all(&t)
 }

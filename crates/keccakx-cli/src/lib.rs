@@ -1,12 +1,28 @@
 //! The `keccakx` command line as a library: the binary (src/main.rs) is a
 //! thin `main` over these modules, and the fuzz targets (fuzz/) call the
 //! parsers directly. Not a stable API.
+//!
+//! Modules import only downward (`tools/module_cycles.py`, run by `make
+//! test-rust`, checks there is no cycle); this root only declares them.
+//!
+//! * commands: [`sum`], [`check`] (`sum --check`), [`info`] (`list`,
+//!   `info`), [`bench`](mod@bench);
+//! * hashing many inputs: [`backend`] (CPU or GPU batches), [`exec`]
+//!   (parallel, results in order), [`input`] (one input, bounded memory;
+//!   [`mapguard`], [`openlimit`]);
+//! * the command line: [`cli`] (clap), [`params`] (to the library's
+//!   parameters), [`algo`] (the algorithms and their validation);
+//! * around them: [`output`] (standard output, broken pipes), [`progress`],
+//!   [`escape`] (file names as coreutils writes them), [`stdio`];
+//! * [`error`] (a leaf): how a command ends, and the one table from that to
+//!   the exit status.
 
 pub mod algo;
 pub mod backend;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod error;
 pub mod escape;
 pub mod exec;
 pub mod info;

@@ -1,8 +1,14 @@
 //! `keccakx`: a sha3sum/b3sum-compatible hasher for the whole Keccak family.
-//! Thin: parse the command line, stream the inputs, print. The modules
-//! live in the crate's library (src/lib.rs), which the fuzz targets share.
+//! Thin: parse the command line, run the command, report how it ended. The
+//! modules live in the crate's library (src/lib.rs), which the fuzz targets
+//! share.
+//!
+//! Every command returns `Result<Outcome, Error>` (src/error.rs); `main`
+//! prints the error, if any, once, and `error::exit_status` alone turns
+//! the result into the exit status.
 
 use std::ffi::OsString;
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
@@ -10,51 +16,58 @@ use keccakx::engine::EngineChoice;
 
 use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
 use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
+use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
-use keccakx_cli::output::{self, stop_status, warn, Out};
+use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
 use keccakx_cli::{backend, bench, check, info, progress, sum};
 
-fn main() {
-    std::process::exit(real_main());
+fn main() -> ExitCode {
+    // Kept until the error is reported: progress's last line (with
+    // --progress into a file or pipe) comes after the command's messages.
+    let mut progress = None;
+    let result = report(run(&mut progress));
+    drop(progress);
+    ExitCode::from(exit_status(&result))
 }
 
-fn real_main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => return clap_exit(&e),
-    };
-    let engine_source = match setup(&cli.global) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
+    let cli = Cli::try_parse().map_err(Error::Clap)?;
+    let engine_source = setup(&cli.global)?;
     match &cli.command {
-        Command::Sum(args) => sum_main(args, &cli.global),
+        Command::Sum(args) => sum_main(args, &cli.global, progress),
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
     }
 }
 
-/// Print clap's message (usage error, help, version) and give the exit
-/// status. Help and version go to standard output, and failing to write
-/// them is an error (exit 1, "write error"), as in coreutils; a reader
-/// that went away (`| head`) is not.
-fn clap_exit(e: &clap::Error) -> i32 {
-    let text = e.render().to_string();
-    if e.use_stderr() {
-        output::clear_and_print_err(&text);
-        return e.exit_code();
-    }
-    let mut out = Out::new();
-    match out.write(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => e.exit_code(),
-        Err(s) => stop_status(s, e.exit_code()),
+/// Print the error a run ended with: `keccakx: MESSAGE` on standard error,
+/// or clap's text as it is (usage errors on standard error; help and
+/// version on standard output, where failing to write them is an error,
+/// as in coreutils, and a reader that went away, `| head`, is not).
+fn report(result: Result<Outcome, Error>) -> Result<Outcome, Error> {
+    match result {
+        Err(Error::Clap(e)) if !e.use_stderr() => {
+            match print_all(e.render().to_string().as_bytes()) {
+                Ok(_) => Err(Error::Clap(e)),
+                Err(write) => report(Err(write)),
+            }
+        }
+        Err(Error::Clap(e)) => {
+            output::clear_and_print_err(&e.render().to_string());
+            Err(Error::Clap(e))
+        }
+        Err(e) => {
+            warn(&e.to_string());
+            Err(e)
+        }
+        Ok(outcome) => Ok(outcome),
     }
 }
 
 /// Threads and engine; returns where the engine choice came from.
-fn setup(g: &GlobalArgs) -> Result<String, i32> {
+fn setup(g: &GlobalArgs) -> Result<String, Error> {
     let n = g.threads.unwrap_or(0);
     // Fails only if a pool already exists, which cannot happen here.
     let _ = rayon::ThreadPoolBuilder::new()
@@ -65,10 +78,7 @@ fn setup(g: &GlobalArgs) -> Result<String, i32> {
         return match keccakx::engine::set_engine(name) {
             Ok(EngineChoice::Auto) => Ok("auto".into()),
             Ok(_) => Ok("--engine".into()),
-            Err(e) => {
-                warn(&format!("--engine {name}: {e}"));
-                Err(2)
-            }
+            Err(e) => Err(Error::Usage(format!("--engine {name}: {e}"))),
         };
     }
     match keccakx::engine::engine_from_env() {
@@ -81,21 +91,20 @@ fn setup(g: &GlobalArgs) -> Result<String, i32> {
     }
 }
 
-fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
+/// `keccakx sum`: validate, then hash or check. The progress reporter it
+/// starts is handed to the caller (see `main`).
+fn sum_main(
+    a: &SumArgs,
+    g: &GlobalArgs,
+    progress: &mut Option<progress::Reporter>,
+) -> Result<Outcome, Error> {
     let name = a.algorithm.as_deref().unwrap_or(DEFAULT_ALGORITHM);
-    let Some(info) = find(name) else {
-        warn(&format!(
+    let info = find(name).ok_or_else(|| {
+        Error::Usage(format!(
             "-a {name}: unknown algorithm (run `keccakx list` for the names)"
-        ));
-        return 2;
-    };
-    let params = match params_from(a) {
-        Ok(p) => p,
-        Err((code, msg)) => {
-            warn(&msg);
-            return code;
-        }
-    };
+        ))
+    })?;
+    let params = params_from(a)?;
     // In check mode without -a the parameters may be meant for the
     // algorithms the tag lines name: keep only what the default takes.
     let own = if a.check && a.algorithm.is_none() {
@@ -103,13 +112,7 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
     } else {
         params.clone()
     };
-    let algo = match Algo::new(info, &own) {
-        Ok(x) => Arc::new(x),
-        Err(msg) => {
-            warn(&msg);
-            return 2;
-        }
-    };
+    let algo = Arc::new(Algo::new(info, &own).map_err(Error::Params)?);
     let files: Vec<OsString> = if a.files.is_empty() {
         vec![OsString::from("-")]
     } else {
@@ -125,11 +128,14 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
         progress::Mode::Auto
     };
     // --check streams its lists: the files are not known up front.
-    let _progress = progress::start(mode, (!a.check).then(|| files.clone()));
+    *progress = progress::start(mode, (!a.check).then(|| files.clone()));
     if a.check {
         if g.backend == cli::Backend::Gpu {
-            warn("--backend gpu: --check hashes on the CPU; use --backend gpu when creating checksums");
-            return 2;
+            return Err(Error::Usage(
+                "--backend gpu: --check hashes on the CPU; use --backend gpu when creating \
+                 checksums"
+                    .into(),
+            ));
         }
         let opts = check::CheckOpts {
             quiet: a.quiet,
@@ -141,13 +147,7 @@ fn sum_main(a: &SumArgs, g: &GlobalArgs) -> i32 {
         let mut ctx = check::Context::new(algo, a.algorithm.is_some(), params);
         check::run(&files, &mut ctx, opts, ropts, parallel)
     } else {
-        let batch = match backend::batch_for(g.backend, &algo, files.len()) {
-            Ok(b) => b,
-            Err(msg) => {
-                warn(&format!("--backend gpu: {msg}"));
-                return 1;
-            }
-        };
+        let batch = backend::batch_for(g.backend, &algo, files.len())?;
         let fmt = sum::Format {
             tag: a.tag,
             zero: a.zero,

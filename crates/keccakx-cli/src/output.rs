@@ -1,7 +1,10 @@
 //! Standard output that ends quietly when the reader goes away (`| head`)
-//! and reports other write errors once; diagnostics that never panic.
+//! and turns other write errors into [`Error::Write`] (reported once, by
+//! `main`); diagnostics that never panic.
 
 use std::io::{self, IsTerminal, Write};
+
+use crate::error::{Error, Outcome};
 
 /// Why writing stopped.
 pub enum Stop {
@@ -81,14 +84,24 @@ pub fn clear_and_print_err(text: &str) {
     let _ = e.flush();
 }
 
-/// Turn a [`Stop`] into the exit status: a broken pipe keeps `status`,
-/// another error is reported and gives 1.
-pub fn stop_status(stop: Stop, status: i32) -> i32 {
-    match stop {
-        Stop::BrokenPipe => status,
-        Stop::Failed(e) => {
-            warn(&format!("write error: {}", crate::input::cause(&e)));
-            1
+impl Stop {
+    /// How a run that stopped writing ends: a reader that went away ends
+    /// it quietly with the outcome it had (`so_far`); another write error
+    /// is [`Error::Write`].
+    pub fn into_result(self, so_far: Outcome) -> Result<Outcome, Error> {
+        match self {
+            Stop::BrokenPipe => Ok(so_far),
+            Stop::Failed(e) => Err(Error::Write(e)),
         }
+    }
+}
+
+/// Write `text` (a whole report: `list`, `info`, `bench`, `--help`) on
+/// standard output and flush it.
+pub fn print_all(text: &[u8]) -> Result<Outcome, Error> {
+    let mut out = Out::new();
+    match out.write(text).and_then(|()| out.flush()) {
+        Ok(()) => Ok(Outcome::Success),
+        Err(stop) => stop.into_result(Outcome::Success),
     }
 }

@@ -8,8 +8,8 @@ use std::io::Read;
 use keccakx::registry::Params;
 
 use crate::cli::SumArgs;
+use crate::error::Error;
 use crate::escape::{os_bytes, quote_os};
-use crate::input::cause;
 
 /// Largest key file read by --key-file.
 const MAX_KEY_FILE: u64 = 1 << 20;
@@ -18,15 +18,12 @@ fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
     s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
 }
 
-/// Why the parameters were refused: the exit status and the message.
-pub type Refusal = (i32, String);
-
-/// The library parameters from the command line.
-pub fn params_from(a: &SumArgs) -> Result<Params, Refusal> {
+/// The library parameters from the command line; [`Error::Params`] for a
+/// key refused, [`Error::Read`] for a key file that cannot be read.
+pub fn params_from(a: &SumArgs) -> Result<Params, Error> {
     let key = match (&a.key_hex, &a.key_file) {
         (Some(k), _) if k.0.is_empty() && !a.allow_empty_key => {
-            return Err((
-                2,
+            return Err(Error::Params(
                 "--key-hex: the key is empty; KMAC with an empty key is a keyless hash \
                  (give --allow-empty-key if that is what you want)"
                     .into(),
@@ -40,30 +37,24 @@ pub fn params_from(a: &SumArgs) -> Result<Params, Refusal> {
             });
             match read {
                 Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
-                    return Err((
-                        2,
-                        format!(
-                            "--key-file {}: larger than {MAX_KEY_FILE} bytes",
-                            quote_os(path.as_os_str())
-                        ),
-                    ));
+                    return Err(Error::Params(format!(
+                        "--key-file {}: larger than {MAX_KEY_FILE} bytes",
+                        quote_os(path.as_os_str())
+                    )));
                 }
                 Ok(v) if v.is_empty() && !a.allow_empty_key => {
-                    return Err((
-                        2,
-                        format!(
+                    return Err(Error::Params(format!(
                         "--key-file {}: the file is empty; KMAC with an empty key is a keyless \
                          hash (give --allow-empty-key if that is what you want)",
                         quote_os(path.as_os_str())
-                    ),
-                    ));
+                    )));
                 }
                 Ok(v) => Some(v),
-                Err(e) => {
-                    return Err((
-                        1,
-                        format!("--key-file {}: {}", quote_os(path.as_os_str()), cause(&e)),
-                    ));
+                Err(err) => {
+                    return Err(Error::Read {
+                        what: format!("--key-file {}", quote_os(path.as_os_str())),
+                        err,
+                    });
                 }
             }
         }

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use crate::algo::{to_hex, Algo};
 use crate::backend::GpuBatch;
+use crate::error::{cause, Error, Outcome};
 use crate::escape::{needs_escape, os_bytes, push_escaped, quote_os};
 use crate::exec::{run_ordered, Task};
-use crate::input::{cause, ReadOpts};
-use crate::output::{stop_status, warn, Out, Stop};
+use crate::input::ReadOpts;
+use crate::output::{warn, Out, Stop};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Format {
@@ -49,7 +50,8 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
     line
 }
 
-/// Hash `files` and print their lines; the exit status.
+/// Hash `files` and print their lines (a file that cannot be read is
+/// reported in its place and makes the outcome [`Outcome::Failed`]).
 pub fn run(
     files: &[OsString],
     algo: Arc<Algo>,
@@ -57,9 +59,9 @@ pub fn run(
     opts: ReadOpts,
     parallel: bool,
     batch: Option<&GpuBatch>,
-) -> i32 {
+) -> Result<Outcome, Error> {
     let mut out = Out::new();
-    let mut status = 0;
+    let mut outcome = Outcome::Success;
     let mut stop: Option<Stop> = None;
     let mut deliver = |name: &OsString, r: Option<crate::exec::Digest>| -> ControlFlow<()> {
         match r {
@@ -72,7 +74,7 @@ pub fn run(
             }
             Some(Err(e)) => {
                 warn(&format!("{}: {}", quote_os(name), cause(&e)));
-                status = 1;
+                outcome = Outcome::Failed;
             }
             None => {}
         }
@@ -80,8 +82,8 @@ pub fn run(
     };
     match batch {
         Some(b) => {
-            let s = b.run(&algo, files, opts, &mut |i, r| deliver(&files[i], Some(r)));
-            status = status.max(s);
+            let gpu = b.run(&algo, files, opts, &mut |i, r| deliver(&files[i], Some(r)));
+            outcome = outcome.max(gpu);
         }
         None => {
             let tasks: Vec<Task> = files
@@ -97,8 +99,8 @@ pub fn run(
         }
     }
     match stop {
-        Some(s) => stop_status(s, status),
-        None => status,
+        Some(s) => s.into_result(outcome),
+        None => Ok(outcome),
     }
 }
 

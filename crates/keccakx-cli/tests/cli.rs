@@ -819,6 +819,7 @@ fn invalid_arguments_exit_2_without_panic() {
         &["sum", "--threads", "x", "f"],
         &["sum", "--threads", "100000", "f"],
         &["sum", "--backend", "tpu", "f"],
+        &["--backend", "gpu", "sum", "-c", "f"],
         &["sum", "--bogus-flag"],
         &["frobnicate"],
         &[],
@@ -841,6 +842,22 @@ fn invalid_arguments_exit_2_without_panic() {
         String::from_utf8_lossy(&o.stderr),
         "keccakx: --key-file nokey: No such file or directory\n"
     );
+    // An error is reported once, before progress's last line (--progress
+    // into a pipe).
+    let o = run_in(
+        &dir,
+        &args(&["--backend", "gpu", "sum", "--progress", "-c", "f"]),
+        b"",
+    );
+    assert_eq!(code(&o), 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(
+        lines[0],
+        "keccakx: --backend gpu: --check hashes on the CPU; use --backend gpu when creating checksums"
+    );
+    assert!(lines[1].contains("(done in "), "{err}");
 }
 
 #[test]
