@@ -14,8 +14,13 @@ use std::time::{Duration, Instant};
 
 use keccakx::engine;
 
+mod calls;
 pub mod scaling;
+mod stats;
+
+use calls::{batch_sha3_256, kt128_digest};
 pub use scaling::ScalingRecord;
+use stats::median;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -283,16 +288,6 @@ fn measure(quick: bool, f: &mut dyn FnMut()) -> Timing {
     }
 }
 
-pub(crate) fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// A contender: name, thread count, and the work for one input.
 struct Case<'a> {
     implementation: &'static str,
@@ -306,32 +301,6 @@ fn case<'a>(implementation: &'static str, threads: usize, run: impl FnMut(&[u8])
         threads,
         run: Box::new(run),
     }
-}
-
-/// keccakx KT128 of `d`, 32 bytes out (the KT128 rows and scaling.rs).
-fn kt128_digest(d: &[u8]) {
-    let mut h = keccakx::rfc9861::Kt128::new(b"");
-    h.update(d);
-    let mut o = [0u8; 32];
-    h.finalize_into(&mut o);
-    black_box(o);
-}
-
-/// keccakx batch SHA3-256 of `d`'s 64-byte messages into `out`. The
-/// caller's list of messages is part of the cost; the output buffer is
-/// reused, as a Merkle-tree builder would.
-fn batch_sha3_256(d: &[u8], out: &mut Vec<u8>) {
-    let msgs: Vec<&[u8]> = d.chunks(64).collect();
-    out.resize(msgs.len() * 32, 0);
-    keccakx::batch::hash_many_into(
-        "sha3-256",
-        &keccakx::registry::Params::default(),
-        &msgs,
-        32,
-        out,
-    )
-    .unwrap();
-    black_box(&out);
 }
 
 /// Set keccakx's thread limit for a case (1, or 0 = all cores).

@@ -52,8 +52,8 @@ impl Job {
     /// caller's reusable output buffer.
     fn call(self, all: bool, d: &[u8], out: &mut Vec<u8>) {
         match self {
-            Job::Kt128 => crate::kt128_digest(d),
-            Job::BatchSha3_256 => crate::batch_sha3_256(d, out),
+            Job::Kt128 => crate::calls::kt128_digest(d),
+            Job::BatchSha3_256 => crate::calls::batch_sha3_256(d, out),
             Job::Blake3 if all => {
                 let mut h = blake3::Hasher::new();
                 h.update_rayon(d);
@@ -81,7 +81,7 @@ pub struct ScalingRecord {
 impl ScalingRecord {
     fn median_of(&self, f: impl Fn(usize) -> f64) -> f64 {
         let mut v: Vec<f64> = (0..self.one_ns.len()).map(f).collect();
-        crate::median(&mut v)
+        crate::stats::median(&mut v)
     }
     /// Median over rounds of one-thread time / all-thread time.
     pub fn scaling(&self) -> f64 {
