@@ -1,7 +1,8 @@
 //! In-process probe of one-thread KT128 from DRAM and from cache: keccakx
 //! against XKCP's K12 (issue 22 item 3, bench/NOTES.md "KT128 from the
-//! shell", "KT128 ×8 leaves"). Thread CPU time (CLOCK_THREAD_CPUTIME_ID) per call, the two
-//! implementations alternated (order swapped every round), medians.
+//! shell", "KT128 ×8 leaves"). Thread CPU time (CLOCK_THREAD_CPUTIME_ID)
+//! per call, the two implementations alternated (order swapped every
+//! round), medians.
 //!   cargo run --release -p keccakx-bench --example kt_dram_probe -- [ROUNDS]
 //! Rows: ~256 MiB hashed once per sample (8x the L3: every byte comes from
 //! DRAM; `HUGE=1` puts it on 2 MiB pages), 8 MiB x32 (L3), 1 MiB x256 and
