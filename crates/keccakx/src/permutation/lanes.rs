@@ -59,6 +59,22 @@ pub(crate) unsafe trait Lanes: Copy {
     unsafe fn permute_even(_a: &mut [Self; 25], _rounds: usize) -> bool {
         false
     }
+    /// `blocks` times: [`absorb`](Self::absorb) `words` words from each
+    /// pointer, Keccak-p[1600] with `rounds` rounds, each pointer on by
+    /// `8 * words` bytes; by a loop that keeps the states in registers
+    /// throughout (asm_avx512.rs), if this type has one for this rate and
+    /// round count; returns whether it ran. Each `ptrs[j]` must be
+    /// readable for `blocks * 8 * words` bytes.
+    #[inline(always)]
+    unsafe fn absorb_run(
+        _state: &mut [Self; 25],
+        _ptrs: &[*const u8],
+        _words: usize,
+        _rounds: usize,
+        _blocks: usize,
+    ) -> bool {
+        false
+    }
 }
 
 /// π destination of each source lane: A[x, y] moves to (y, 2x + 3y).
@@ -351,14 +367,22 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
                     .data
                     .as_ptr()
                     .add((t * job.leaves + job.first + g) * job.stride);
-                let mut s = 0;
-                while s < job.block {
-                    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                        *p = row.add(j * job.stride + s);
+                for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                    *p = row.add(j * job.stride);
+                }
+                // Every lane busy: the states may stay in registers for the
+                // whole block (idle lanes read ZEROS, which is one block).
+                let blocks = job.block / job.rate;
+                if here < n || !V::absorb_run(&mut v, &ptrs[..n], words, job.nr, blocks) {
+                    let mut s = 0;
+                    while s < job.block {
+                        for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                            *p = row.add(j * job.stride + s);
+                        }
+                        V::absorb(&mut v, &ptrs[..n], words);
+                        permute(&mut v, job.nr);
+                        s += job.rate;
                     }
-                    V::absorb(&mut v, &ptrs[..n], words);
-                    permute(&mut v, job.nr);
-                    s += job.rate;
                 }
             }
             let mut buf = [[0u64; 8]; 25];

@@ -66,6 +66,32 @@ unsafe impl Lanes for __m512i {
         true
     }
     #[inline(always)]
+    unsafe fn absorb_run(
+        state: &mut [Self; 25],
+        ptrs: &[*const u8],
+        words: usize,
+        rounds: usize,
+        blocks: usize,
+    ) -> bool {
+        if blocks == 0 || !rounds.is_multiple_of(2) || !(2..=24).contains(&rounds) {
+            return false;
+        }
+        let p = [
+            ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7],
+        ];
+        // SAFETY: AVX-512F present (trait contract); rounds even in 2..=24,
+        // blocks >= 1 (checked above); each pointer readable for
+        // `blocks * 8 * words` bytes (trait contract).
+        unsafe {
+            match words {
+                21 => asm_avx512::absorb_zmm_21(state, &p, blocks, rounds),
+                17 => asm_avx512::absorb_zmm_17(state, &p, blocks, rounds),
+                _ => return false,
+            }
+        }
+        true
+    }
+    #[inline(always)]
     unsafe fn absorb(state: &mut [Self; 25], ptrs: &[*const u8], words: usize) {
         let p = [
             ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5], ptrs[6], ptrs[7],

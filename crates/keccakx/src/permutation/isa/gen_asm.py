@@ -26,6 +26,13 @@ xmm (one state, AVX-512VL) and zmm (eight states) registers.
 
 The sponge's single-state absorb loop (`absorb_xmm`) uses a different
 plan, two lanes per register: gen_asm_pairs.py.
+
+The ×8 absorb loops (`absorb_zmm_21`, `absorb_zmm_17`) wrap the same two
+rounds: each block is transposed into the seven spare registers and XORed
+into the states, which never leave zmm0..zmm24 (`transpose_xor`). Calling
+`permute_zmm` per block instead made the compiler store and reload all 25
+state registers around every permutation (bench/NOTES.md, "KT128 from the
+shell").
 """
 import sys
 from pathlib import Path
@@ -161,6 +168,109 @@ pub(crate) unsafe fn {name}(a: &mut [{ty}; 25], rounds: usize) {{
 '''
 
 
+def transpose_xor(words):
+    """XOR words 0..words of eight blocks (pointers {p0}..{p7}) into the
+    eight states in zmm0..zmm24: per chunk of up to eight words, an 8×8
+    transpose of 64-bit words in zmm25..zmm29 only, the state staying put.
+    Two passes per chunk (even words, then odd): VPUNPCK{L,H}QDQ of lane
+    pairs (the second block of each pair as a memory operand), then two
+    rounds of VSHUFI64X2 on 128-bit lanes. A partial last chunk loads
+    through the mask in k1 (its word count), so no byte past the block is
+    read."""
+    out = []
+    e = out.append
+    z = lambda k: f"%zmm{k}"
+    for w in range(0, words, 8):
+        k = min(8, words - w)
+        off = 8 * w
+        for par, unpck in [(0, "vpunpcklqdq"), (1, "vpunpckhqdq")]:
+            if par >= k:
+                continue
+            t = [25, 26, 27, 28]
+            for q in range(4):
+                a, b = f"{off}({{p{2 * q}}})", f"{off}({{p{2 * q + 1}}})"
+                if k == 8:
+                    e(f"vmovdqu64 {a}, {z(t[q])}")
+                    e(f"{unpck} {b}, {z(t[q])}, {z(t[q])}")
+                else:
+                    e(f"vmovdqu64 {a}, {z(t[q])}{{{{%k1}}}}{{{{z}}}}")
+                    e(f"vmovdqu64 {b}, %zmm29{{{{%k1}}}}{{{{z}}}}")
+                    e(f"{unpck} %zmm29, {z(t[q])}, {z(t[q])}")
+            # s0 = [T0.0, T0.2, T1.0, T1.2] (words par, par+4 of lanes 0..3),
+            # s2 = [T0.1, T0.3, T1.1, T1.3] (words par+2, par+6); s1, s3 the
+            # same for lanes 4..7. AT&T operand order: imm, src2, src1, dst.
+            e("vshufi64x2 $0x88, %zmm26, %zmm25, %zmm29")   # s0
+            e("vshufi64x2 $0xdd, %zmm26, %zmm25, %zmm25")   # s2
+            e("vshufi64x2 $0x88, %zmm28, %zmm27, %zmm26")   # s1
+            e("vshufi64x2 $0xdd, %zmm28, %zmm27, %zmm27")   # s3
+            cols = [(par, "$0x88", 26, 29), (par + 4, "$0xdd", 26, 29),
+                    (par + 2, "$0x88", 27, 25), (par + 6, "$0xdd", 27, 25)]
+            for (c, imm, hi, lo), r in zip(cols, [30, 31, 28, 30]):
+                if c >= k:
+                    continue
+                e(f"vshufi64x2 {imm}, {z(hi)}, {z(lo)}, {z(r)}")
+                e(f"vpxorq {z(r)}, {z(w + c)}, {z(w + c)}")
+    return out
+
+
+def rust_absorb8_fn(words):
+    """The ×8 sponge's absorb loop for a fixed rate of `words` words: XOR a
+    block of each of eight messages into the eight states, permute, next
+    blocks; the states stay in zmm0..zmm24 for the whole run."""
+    rate = 8 * words
+    k = words % 8
+    asm_lines = []
+    if k:
+        asm_lines += [f"mov ${(1 << k) - 1}, {{n:e}}", "kmovw {n:e}, %k1"]
+    asm_lines += ["3:"] + transpose_xor(words) + ["mov {half}, {n}", "2:"] + body("zmm")
+    asm_lines += ["add $16, {rc}", "dec {n}", "jnz 2b",
+                  "mov {half}, {n}", "shl $4, {n}", "sub {n}, {rc}"]
+    asm_lines += [f"add ${rate}, {{p{j}}}" for j in range(8)]
+    asm_lines += ["dec {blocks}", "jnz 3b"]
+    asm = "\n".join(f'            "{l}",'.replace("{B}", "8") for l in asm_lines)
+    ptrs = "\n".join(f"            p{j} = inout(reg) p[{j}] => _," for j in range(8))
+    regs = "\n".join(f'            inout("zmm{k}") a[{k}],' for k in range(25))
+    clob = "\n".join(f'            out("zmm{k}") _,' for k in range(25, 32))
+    return f"""
+/// The ×8 absorb loop at rate {rate} bytes ({words} words): for each of
+/// `blocks` blocks, XOR the next block of each of the eight messages at `p`
+/// into its state (lane j of `a`; an 8×8 transpose in the spare
+/// registers), then Keccak-p[1600] with `rounds` rounds. The states stay in
+/// registers from the first block to the last (gen_asm.py, `transpose_xor`).
+///
+/// # Safety
+/// The CPU must have avx512f; `rounds` must be even and in 2..=24;
+/// `blocks >= 1` and each `p[j]` readable for `blocks * {rate}` bytes.
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn absorb_zmm_{words}(
+    a: &mut [__m512i; 25],
+    p: &[*const u8; 8],
+    blocks: usize,
+    rounds: usize,
+) {{
+    debug_assert!(rounds.is_multiple_of(2) && (2..=24).contains(&rounds) && blocks >= 1);
+    let rc = ROUND_CONSTANTS[24 - rounds..].as_ptr();
+    // SAFETY: only registers named below are written; memory read: the
+    // blocks (caller's contract; a partial chunk is masked to the rate) and
+    // ROUND_CONSTANTS[24 - rounds..24] through `rc`, rewound every block.
+    unsafe {{
+        core::arch::asm!(
+{asm}
+            rc = inout(reg) rc => _,
+            n = out(reg) _,
+            half = in(reg) rounds / 2,
+            blocks = inout(reg) blocks => _,
+{ptrs}
+{regs}
+{clob}
+            out("k1") _,
+            options(att_syntax, nostack, readonly),
+        );
+    }}
+}}
+"""
+
+
 def generate():
     head = '''// Generated by gen_asm.py -- do not edit; run `python3 gen_asm.py`.
 //! Keccak-p[1600] rounds in AVX-512 registers without spills (inline
@@ -169,7 +279,9 @@ def generate():
 //! [`permute_ymm`]: four states in ymm registers (AVX-512VL);
 //! [`permute_xmm`]: one or two states, one lane per xmm register (AVX-512VL);
 //! [`absorb_xmm`]: the sponge's absorb loop on one state, two lanes per xmm
-//! register (generated by gen_asm_pairs.py).
+//! register (generated by gen_asm_pairs.py);
+//! [`absorb_zmm_21`], [`absorb_zmm_17`]: the ×8 absorb loop at rates 168
+//! and 136, the eight states in zmm registers from block to block.
 //! All are checked against the golden model like every other permutation.
 
 use core::arch::x86_64::{__m128i, __m256i, __m512i};
@@ -179,7 +291,8 @@ use crate::permutation::golden::ROUND_CONSTANTS;
     return (head + rust_fn("zmm", "__m512i", "permute_zmm", 8, "avx512f")
             + rust_fn("ymm", "__m256i", "permute_ymm", 4, "avx512f,avx512vl")
             + rust_fn("xmm", "__m128i", "permute_xmm", 2, "avx512f,avx512vl")
-            + rust_absorb_fn())
+            + rust_absorb_fn()
+            + rust_absorb8_fn(21) + rust_absorb8_fn(17))
 
 
 def main():
