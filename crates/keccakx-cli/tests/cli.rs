@@ -712,6 +712,22 @@ fn stdin_and_dash() {
         };
         assert_eq!(h(&from_pipe), h(&from_file), "{a}");
         assert_eq!(h(&from_read), h(&from_file), "{a}");
+        // A path of unknown size (a pipe opened by name): its read buffer
+        // starts small and grows as reads fill it.
+        let from_named_pipe = run_in(&dir, &args(&["sum", "-a", a, "/dev/stdin"]), &big);
+        assert_eq!(h(&from_named_pipe), h(&from_file), "{a}");
+    }
+    // Around the first buffer sizes of input of unknown size (64 KiB, then
+    // doubling): every length gives the library's digest.
+    for n in [0, 1, 65535, 65536, 65537, 131072, 131073, 2_100_000] {
+        let data = &big[..n];
+        let want = hex(&Sha3_256::digest(data));
+        for path in ["-", "/dev/stdin"] {
+            let o = run_in(&dir, &args(&["sum", path]), data);
+            assert_eq!(code(&o), 0);
+            let out = String::from_utf8_lossy(&o.stdout).into_owned();
+            assert_eq!(out, format!("{want}  {path}\n"), "{n} bytes from {path}");
+        }
     }
 }
 
