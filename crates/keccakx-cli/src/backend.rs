@@ -10,7 +10,9 @@
 //! * `cpu`: never the GPU.
 //! * `gpu`: the GPU or an error (no GPU, or an algorithm it cannot run);
 //!   every chunk goes to the GPU.
-//! * `auto` (default): with a GPU present, each chunk goes where the GPU
+//! * `auto` (default): with more files than CPU threads (fewer never go
+//!   to a GPU, and the driver is not looked for) and a GPU present, each
+//!   chunk goes where the GPU
 //!   engine's cost model ([`keccakx_gpu::CostModel`]) says it is cheaper:
 //!   the GPU (opened on the first chunk that goes there), the CPU, or split
 //!   (files too long for one GPU thread on the CPU beside the GPU). The
@@ -98,7 +100,7 @@ fn open_gpu(routing: bool) -> Result<Box<dyn Engine>, String> {
 
 /// The batch hasher for `backend`: `Ok(None)` hashes on the CPU; an error
 /// ([`Error::Gpu`]) only for a forced `gpu`.
-pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<GpuBatch>, Error> {
+pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<GpuBatch>, Error> {
     match backend {
         Backend::Cpu => Ok(None),
         Backend::Gpu => {
@@ -124,6 +126,14 @@ pub fn batch_for(backend: Backend, algo: &Algo, _files: usize) -> Result<Option<
             let Some((spec, out_len)) = lane_of(algo) else {
                 return Ok(None);
             };
+            // One GPU thread hashes one file: with no more files than CPU
+            // threads, each file has a core of its own, faster than the GPU
+            // thread it would get, so the driver is not even looked for
+            // (without a GPU that search, some 200 failed opens, was a third
+            // of `keccakx sum FILE`'s run time: bench/NOTES.md).
+            if files <= rayon::current_num_threads() {
+                return Ok(None);
+            }
             // No GPU at all is the normal case: no notice, plain CPU path.
             match keccakx_gpu::devices() {
                 Ok(d) if !d.is_empty() => {}
@@ -429,6 +439,10 @@ mod tests {
             Route::Cpu
         );
         assert!(batch_for(Backend::Cpu, &a("sha3-256"), 10_000)
+            .unwrap()
+            .is_none());
+        // Auto with no more files than CPU threads: the CPU, GPU or not.
+        assert!(batch_for(Backend::Auto, &a("sha3-256"), 1)
             .unwrap()
             .is_none());
         let e = batch_for(Backend::Gpu, &a("kt128"), 1).err().unwrap();

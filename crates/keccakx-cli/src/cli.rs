@@ -48,7 +48,7 @@ pub struct GlobalArgs {
     /// Where to hash: `cpu`; `gpu` (error if no GPU can be used; files up to
     /// 256 MiB are batched onto it); `auto` (default: the CPU, and an NVIDIA
     /// GPU for the batches of files its cost model says it hashes faster,
-    /// for an algorithm it runs: SHA3-*, SHAKE*, Keccak-*, TurboSHAKE*, raw
+    /// given more files than CPU threads and an algorithm it runs: SHA3-*, SHAKE*, Keccak-*, TurboSHAKE*, raw
     /// keccak on width 1600; KECCAKX_GPU_COST sets the model). Set
     /// KECCAKX_GPU_DISABLE=1 to hide every GPU.
     #[arg(long, value_enum, value_name = "WHERE", global = true, default_value_t = Backend::Auto, help_heading = "Engine")]
