@@ -131,8 +131,15 @@ def body(kind):
     return lines
 
 
+def round_loop(kind):
+    """`body` run {n} times, two rounds a pass, the round constants at
+    {rc} advancing 16 bytes a pass: every permutation and absorb loop's
+    inner loop."""
+    return ["2:"] + body(kind) + ["add $16, {rc}", "dec {n}", "jnz 2b"]
+
+
 def rust_fn(kind, ty, name, bcast, feature):
-    lines = body(kind)
+    lines = round_loop(kind)
     asm = "\n".join(f'            "{l}",'.replace("{B}", str(bcast)) for l in lines)
     regs = "\n".join(f'            inout("{kind}{k}") a[{k}],' for k in range(25))
     clob = "\n".join(f'            out("{kind}{k}") _,' for k in range(25, 32))
@@ -151,11 +158,7 @@ pub(crate) unsafe fn {name}(a: &mut [{ty}; 25], rounds: usize) {{
     // is ROUND_CONSTANTS[24 - rounds..24] through `rc` (8 bytes per round).
     unsafe {{
         core::arch::asm!(
-            "2:",
 {asm}
-            "add $16, {{rc}}",
-            "dec {{n}}",
-            "jnz 2b",
             rc = inout(reg) rc,
             n = inout(reg) n,
 {regs}
@@ -222,9 +225,8 @@ def rust_absorb8_fn(words):
     asm_lines = []
     if k:
         asm_lines += [f"mov ${(1 << k) - 1}, {{n:e}}", "kmovw {n:e}, %k1"]
-    asm_lines += ["3:"] + transpose_xor(words) + ["mov {half}, {n}", "2:"] + body("zmm")
-    asm_lines += ["add $16, {rc}", "dec {n}", "jnz 2b",
-                  "mov {half}, {n}", "shl $4, {n}", "sub {n}, {rc}"]
+    asm_lines += ["3:"] + transpose_xor(words) + ["mov {half}, {n}"] + round_loop("zmm")
+    asm_lines += ["mov {half}, {n}", "shl $4, {n}", "sub {n}, {rc}"]
     asm_lines += [f"add ${rate}, {{p{j}}}" for j in range(8)]
     asm_lines += ["dec {blocks}", "jnz 3b"]
     asm = "\n".join(f'            "{l}",'.replace("{B}", "8") for l in asm_lines)
