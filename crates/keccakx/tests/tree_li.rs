@@ -604,21 +604,31 @@ fn one_shot_batches_equal_streaming_on_large_messages() {
 /// permutation in SIMD lanes and over threads, one-shot and streaming with
 /// pieces that start and end on and off round boundaries: against the
 /// scalar engine's gathered one-shot, on every engine, one thread and all,
-/// for block sizes of 1–3 rates and rates 72..168.
+/// for block sizes of 1–3 rates and rates 72..168; and long enough that
+/// the lane groups take the rounds in several windows (lanes.rs,
+/// `WINDOW_BYTES`: 512 KiB, at least 32 rounds).
 #[test]
 fn streaming_whole_rounds_on_every_engine() {
     let mut rng = Rng(0x5EED_0F_1EAF);
     let cases = [
-        // (degree, height, rate bits, blocks of `rate` per leaf block)
-        (4, 1, 1088, 1),
-        (4, 2, 1088, 1),
-        (3, 2, 576, 2),
-        (2, 3, 1344, 3),
-        (4, 4, 1088, 1),
-        (5, 1, 1152, 2),
-        (9, 1, 832, 1),
+        // (degree, height, rate bits, blocks of `rate` per leaf block,
+        // whole rounds)
+        (4, 1, 1088, 1, 3),
+        (4, 2, 1088, 1, 3),
+        (3, 2, 576, 2, 3),
+        (2, 3, 1344, 3, 3),
+        (4, 4, 1088, 1, 3),
+        (5, 1, 1152, 2, 3),
+        (9, 1, 832, 1, 3),
+        // 16 leaves: windows of 240 rounds (2 groups of ×8, 4 of ×4).
+        (4, 2, 1088, 1, 700),
+        // 8 leaves of 72-byte blocks: windows of 910 rounds (2 groups of
+        // ×4, 4 of ×2; one of ×8).
+        (2, 3, 576, 1, 2000),
+        // 256 leaves: windows of the minimum 32 rounds, 32 groups of ×8.
+        (4, 4, 1088, 1, 80),
     ];
-    for (degree, height, rate_bits, m) in cases {
+    for (degree, height, rate_bits, m, rounds) in cases {
         let rate = rate_bits / 8;
         let p = TreeLiParams {
             degree,
@@ -629,8 +639,8 @@ fn streaming_whole_rounds_on_every_engine() {
             ..TreeLiParams::default()
         };
         let round = p.leaves().unwrap() * p.block_bytes();
-        // A few whole rounds, a partial one, and a short tail.
-        let len = 3 * round + rng.below(round) + 7;
+        // Whole rounds, a partial one, and a short tail.
+        let len = rounds * round + rng.below(round) + 7;
         let msg: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         // The scalar engine's one-shot gathers each leaf and hashes it on
         // its own: independent of the round-by-round path under test.

@@ -313,7 +313,60 @@ pub(crate) struct Interleaved<'a> {
     pub nr: usize,
 }
 
+/// With several lane groups, [`absorb_interleaved`] runs every group over
+/// a window of rounds of about this many bytes before the next window, so
+/// that the first group reads the window from memory and the others find
+/// it in cache (bench/NOTES.md, "Tree LI: many lane groups"); one group
+/// over all rounds, then the next, read the message once per group.
+const WINDOW_BYTES: usize = 512 << 10;
+/// At least this many rounds a window: each group's pass over a window
+/// loads and stores its states once.
+const MIN_WINDOW_ROUNDS: usize = 32;
+/// A group's blocks of the round this many rounds ahead are prefetched:
+/// a group reads `here` blocks and skips the other groups' ones, a pattern
+/// the hardware prefetcher did not follow (same note).
+const PREFETCH_ROUNDS: usize = 2;
+/// Longer blocks are long sequential reads that the hardware prefetcher
+/// follows by itself.
+const PREFETCH_MAX_BLOCK: usize = 1024;
+
+/// Ask for the cache lines of `len` bytes at `p` (a hint: no fault, no
+/// effect on the result).
+///
+/// # Safety
+/// `p..p + len` lies inside one allocation (the pointer arithmetic).
+#[inline(always)]
+unsafe fn prefetch_block(p: *const u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut off = 0;
+        while off < len {
+            // SAFETY: prefetching has no architectural effect; `p + off` is
+            // inside the caller's allocation.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    p.add(off).cast(),
+                );
+            }
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, len);
+}
+
 impl Interleaved<'_> {
+    /// Rounds each of `groups` lane groups absorbs before the next group
+    /// takes its turn: all of them for one group, else a window of about
+    /// [`WINDOW_BYTES`] of the message.
+    fn window_rounds(&self, groups: usize) -> usize {
+        if groups <= 1 {
+            return self.rounds.max(1);
+        }
+        let row = self.leaves.saturating_mul(self.stride).max(1);
+        (WINDOW_BYTES / row).max(MIN_WINDOW_ROUNDS)
+    }
+
     /// Whether the job is well formed for `states` states: the reads it
     /// makes all fall inside `data`.
     pub(crate) fn fits(&self, states: usize) -> bool {
@@ -347,56 +400,75 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
     let n = V::N;
     let count = states.len() / 200;
     let words = job.rate / 8;
-    let mut g = 0;
-    while g < count {
-        let here = (count - g).min(n);
-        let mut ptrs = [ZEROS.as_ptr(); 8];
-        for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-            *p = states[(g + j) * 200..].as_ptr();
-        }
-        // SAFETY: forwarded contract. State pointers cover 200 bytes each
-        // (25 words); every block pointer stays inside `data`: t < rounds,
-        // g + j < count and s·rate + rate ≤ block, so a read ends at most at
-        // ((rounds − 1)·leaves + first + count − 1)·stride + block ≤
-        // data.len() (`fits`); idle lanes read ZEROS (200 ≥ rate bytes).
-        unsafe {
-            let mut v = [V::zero(); 25];
-            V::absorb(&mut v, &ptrs[..n], 25);
-            for t in 0..job.rounds {
-                let row = job
-                    .data
-                    .as_ptr()
-                    .add((t * job.leaves + job.first + g) * job.stride);
-                for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                    *p = row.add(j * job.stride);
-                }
-                // Every lane busy: the states may stay in registers for the
-                // whole block (idle lanes read ZEROS, which is one block).
-                let blocks = job.block / job.rate;
-                if here < n || !V::absorb_run(&mut v, &ptrs[..n], words, job.nr, blocks) {
-                    let mut s = 0;
-                    while s < job.block {
-                        for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                            *p = row.add(j * job.stride + s);
+    let groups = count.div_ceil(n);
+    let window = job.window_rounds(groups);
+    // One group reads whole rows, one after the other: the hardware
+    // prefetcher follows that by itself.
+    let prefetch = groups > 1 && job.block <= PREFETCH_MAX_BLOCK;
+    let mut t0 = 0;
+    while t0 < job.rounds {
+        let t1 = (t0 + window).min(job.rounds);
+        let mut g = 0;
+        while g < count {
+            let here = (count - g).min(n);
+            let mut ptrs = [ZEROS.as_ptr(); 8];
+            for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                *p = states[(g + j) * 200..].as_ptr();
+            }
+            // SAFETY: forwarded contract. State pointers cover 200 bytes
+            // each (25 words); every block pointer stays inside `data`:
+            // t < rounds, g + j < count and s·rate + rate ≤ block, so a read
+            // ends at most at ((rounds − 1)·leaves + first + count − 1)·stride
+            // + block ≤ data.len() (`fits`), and so does a prefetch of round
+            // t + PREFETCH_ROUNDS < rounds; idle lanes read ZEROS (200 ≥
+            // rate bytes).
+            unsafe {
+                let mut v = [V::zero(); 25];
+                V::absorb(&mut v, &ptrs[..n], 25);
+                for t in t0..t1 {
+                    let row = job
+                        .data
+                        .as_ptr()
+                        .add((t * job.leaves + job.first + g) * job.stride);
+                    if prefetch && t + PREFETCH_ROUNDS < job.rounds {
+                        let ahead = row.add(PREFETCH_ROUNDS * job.leaves * job.stride);
+                        for j in 0..here {
+                            prefetch_block(ahead.add(j * job.stride), job.block);
                         }
-                        V::absorb(&mut v, &ptrs[..n], words);
-                        permute(&mut v, job.nr);
-                        s += job.rate;
+                    }
+                    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                        *p = row.add(j * job.stride);
+                    }
+                    // Every lane busy: the states may stay in registers for
+                    // the whole block (idle lanes read ZEROS, which is one
+                    // block).
+                    let blocks = job.block / job.rate;
+                    if here < n || !V::absorb_run(&mut v, &ptrs[..n], words, job.nr, blocks) {
+                        let mut s = 0;
+                        while s < job.block {
+                            for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                                *p = row.add(j * job.stride + s);
+                            }
+                            V::absorb(&mut v, &ptrs[..n], words);
+                            permute(&mut v, job.nr);
+                            s += job.rate;
+                        }
+                    }
+                }
+                let mut buf = [[0u64; 8]; 25];
+                for i in 0..25 {
+                    v[i].store(buf[i].as_mut_ptr());
+                }
+                for j in 0..here {
+                    let st = &mut states[(g + j) * 200..][..200];
+                    for (i, lane) in st.chunks_exact_mut(8).enumerate() {
+                        lane.copy_from_slice(&buf[i][j].to_le_bytes());
                     }
                 }
             }
-            let mut buf = [[0u64; 8]; 25];
-            for i in 0..25 {
-                v[i].store(buf[i].as_mut_ptr());
-            }
-            for j in 0..here {
-                let st = &mut states[(g + j) * 200..][..200];
-                for (i, lane) in st.chunks_exact_mut(8).enumerate() {
-                    lane.copy_from_slice(&buf[i][j].to_le_bytes());
-                }
-            }
+            g += here;
         }
-        g += here;
+        t0 = t1;
     }
 }
 
