@@ -402,9 +402,11 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
     let words = job.rate / 8;
     let groups = count.div_ceil(n);
     let window = job.window_rounds(groups);
-    // One group reads whole rows, one after the other: the hardware
-    // prefetcher follows that by itself.
-    let prefetch = groups > 1 && job.block <= PREFETCH_MAX_BLOCK;
+    // One group with every leaf of the round reads whole rows, one after
+    // the other: the hardware prefetcher follows that by itself. Several
+    // groups, or a thread's share of the leaves, read a part of each row.
+    let whole_rows = groups == 1 && count == job.leaves && job.stride == job.block;
+    let prefetch = !whole_rows && job.block <= PREFETCH_MAX_BLOCK;
     let mut t0 = 0;
     while t0 < job.rounds {
         let t1 = (t0 + window).min(job.rounds);
