@@ -11,7 +11,8 @@ files in parallel, in argument order; the others one after another).
 
 Contenders (each skipped, and said so, when its program is missing):
   keccakx sum -a sha3-256 / shake128 / kt128 / kt256, KT on 1 thread and on
-  all (`--threads`), and KT128 read with --no-mmap;
+  all (`--threads`), and KT128 read with --no-mmap; tree LI with the 2011
+  paper's D = 4, r = 1024 at H = 2 and 4, on 1 thread and on all;
   openssl dgst -sha3-256 and -shake128 (OpenSSL's scalar Keccak);
   rhash --sha3-256 (Debian package rhash);
   b3sum (BLAKE3's CLI: `cargo install b3sum`) on 1 thread and on all;
@@ -63,6 +64,14 @@ def contenders(kx, b3, cores, xkcp=None, compare=None):
         ("keccakx KT128 --no-mmap", cores, [kx, "sum", "--no-mmap", "-a", "kt128"], first),
         ("keccakx KT256", 1, [kx, "--threads", "1", "sum", "-a", "kt256"], first),
         ("keccakx KT256", cores, [kx, "sum", "-a", "kt256"], first),
+        # Tree LI with the 2011 paper's D = 4, r = 1024 (docs/tree-li.md):
+        # 16 leaves (two groups of ×8 lanes) and 256.
+        *(
+            (f"keccakx tree-li H={h} r=1024", t, [kx, *th, "sum", "-a", "tree-li", "--degree", "4",
+                                                 "--height", str(h), "--rate", "1024", "--capacity", "576"], first)
+            for h in (2, 4)
+            for t, th in ((1, ["--threads", "1"]), (cores, []))
+        ),
         ("openssl dgst -sha3-256", 1, ["openssl", "dgst", "-sha3-256"], last),
         ("openssl dgst -shake128 (32 B)", 1, ["openssl", "dgst", "-shake128", "-xoflen", "32"], last),
         ("rhash --sha3-256", 1, ["rhash", "--sha3-256"], first),
@@ -290,11 +299,13 @@ def main():
     with open(stem + ".md", "w") as f:
         f.write(tables(rep))
     print(tables(rep))
+    written = [out, stem + ".md"]
     try:
         plot(rep, stem + ".png")
+        written.append(stem + ".png")
     except ImportError:
-        print("cli.py: matplotlib is missing; wrote the JSON and the table only", file=sys.stderr)
-    print(f"wrote {out}, {stem}.md, {stem}.png")
+        print("cli.py: matplotlib is missing (apt-get install python3-matplotlib); no plot", file=sys.stderr)
+    print("wrote " + ", ".join(written))
     return 0
 
 
