@@ -12,10 +12,17 @@
 //! * `simd-all`:  the best engine on every core (keccakx's thread engine).
 //!
 //! Beside them MD5 (OpenSSL) and plain SHA3-256 (keccakx and OpenSSL) on the
-//! same data, and the paper's reference CPU timings: sequential Keccak (H = 0)
-//! on 128 KiB .. 128 MiB. Each case is timed on bytes in memory and, end to
-//! end, from a file in the page cache (read + hash). Medians of several runs
-//! go to a JSON file; `plot.py` draws the figure and the tables from it.
+//! same data. Each case is timed on bytes in memory and, end to end, from a
+//! file in the page cache (read + hash).
+//!
+//! Then the paper's Table 2 (the Keccak reference implementation on one
+//! core): the sequential sponge Keccak[r = 1024, c = 576] on its sizes
+//! (128,000 .. 128,000,000 bytes), fed in 128-byte updates as the paper did
+//! and in one call, with SHA3-256 and MD5 beside it, in seconds and in
+//! time-stamp-counter cycles (the paper's cycles are its 3.00 GHz clock's).
+//!
+//! Medians of several runs go to a JSON file; `plot.py` draws the figure and
+//! the tables from it, beside the published figures (paper2011.json).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -24,13 +31,17 @@ use std::time::{Duration, Instant};
 
 use keccakx::engine::{self, Engine, Threads};
 use keccakx::fips202::Sha3_256;
+use keccakx::registry::{Hasher, Params};
 use keccakx::tree_li::{tree_li_with_engine, TreeLiParams};
 use openssl::hash::{hash, MessageDigest};
 
-/// The paper's file sizes (bytes).
+/// The paper's Table 1 file sizes (bytes; as in paper2011.json, which
+/// plot.py checks the measured sizes against).
 const PAPER_SIZES: [usize; 4] = [1_050_112, 10_500_096, 25_200_000, 50_400_000];
-/// The paper's reference CPU sizes: 128 KiB .. 128 MiB.
-const REF_SIZES: [usize; 5] = [128 << 10, 1 << 20, 8 << 20, 32 << 20, 128 << 20];
+/// The paper's Table 2 sizes (bytes): its reference CPU timings.
+const REF_SIZES: [usize; 4] = [128_000, 1_280_000, 12_800_000, 128_000_000];
+/// Table 2 fed the reference implementation 128-byte blocks (r = 1024 bits).
+const REF_UPDATE_BYTES: usize = 128;
 const HEIGHTS: [usize; 5] = [0, 1, 2, 3, 4];
 const DEGREE: usize = 4;
 /// Digest length of every tree-LI run (the paper's 256-bit output).
@@ -51,7 +62,7 @@ const USAGE: &str = concat!(
     "                 short cases run more, until 0.25 s (at most 200 runs)\n",
     "  --tmpdir DIR   where the files for the end-to-end runs are written (default: $TMPDIR or /tmp)\n",
     "  --no-files     skip the end-to-end runs from files in the page cache\n",
-    "  --quick        2 runs, the largest reference size 32 MiB (a smoke test, not for the table)",
+    "  --quick        2 runs, the largest reference size 12,800,000 B (a smoke test, not for the table)",
 );
 
 fn parse_args() -> Result<Options, String> {
@@ -119,11 +130,39 @@ fn hex(b: &[u8]) -> String {
 
 /// Timings of one case: one untimed warm-up, then `runs` timed runs. Wall
 /// time is what the table reports; process CPU time (all threads) and the
-/// involuntary context switches show how much other load took the cores.
+/// involuntary context switches show how much other load took the cores;
+/// time-stamp-counter ticks are the cycles of Table 2.
 struct Timing {
     samples: Vec<f64>,
     cpu: Vec<f64>,
     preempted: Vec<i64>,
+    ticks: Vec<f64>,
+}
+
+/// The time-stamp counter: on x86-64 with an invariant TSC (cpuinfo's
+/// `constant_tsc nonstop_tsc`, recorded in the JSON) it counts at a fixed
+/// reference clock whatever the core's frequency, as the paper's cycles do
+/// at its 3.00 GHz; None elsewhere.
+fn tsc() -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC exists on every x86-64 CPU and has no preconditions.
+        Some(unsafe { core::arch::x86_64::_rdtsc() })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// The TSC's rate in Hz, measured against the monotonic clock over 200 ms.
+fn tsc_hz() -> Option<f64> {
+    let (t0, c0) = (Instant::now(), tsc()?);
+    while t0.elapsed() < Duration::from_millis(200) {
+        std::hint::spin_loop();
+    }
+    let (c1, dt) = (tsc()?, t0.elapsed().as_secs_f64());
+    Some(c1.wrapping_sub(c0) as f64 / dt)
 }
 
 /// CPU time of the whole process (every thread), seconds.
@@ -178,12 +217,17 @@ impl Timing {
         let med = self.median();
         let samples: Vec<String> = self.samples.iter().map(|s| format!("{s:.6}")).collect();
         format!(
-            "\"median_s\": {med:.6}, \"min_s\": {:.6}, \"max_s\": {:.6}, \"mb_per_s\": {:.1}, \"cpu_median_s\": {:.6}, \"preempted_median\": {}, \"runs\": {}, \"samples_s\": [{}]",
+            "\"median_s\": {med:.6}, \"min_s\": {:.6}, \"max_s\": {:.6}, \"mb_per_s\": {:.1}, \"cpu_median_s\": {:.6}, \"preempted_median\": {}, \"tsc_cycles_median\": {}, \"runs\": {}, \"samples_s\": [{}]",
             self.min(),
             self.max(),
             bytes as f64 / med / 1e6,
             median_of(&self.cpu),
             median_of(&self.preempted.iter().map(|&x| x as f64).collect::<Vec<_>>()),
+            if self.ticks.is_empty() {
+                "null".to_string()
+            } else {
+                format!("{:.0}", median_of(&self.ticks))
+            },
             self.samples.len(),
             samples.join(", ")
         )
@@ -206,12 +250,18 @@ where
     let mut samples = Vec::with_capacity(runs);
     let mut cpu = Vec::with_capacity(runs);
     let mut preempted = Vec::with_capacity(runs);
+    let mut ticks = Vec::with_capacity(runs);
     let mut total = 0.0;
     while samples.len() < runs || (total < MIN_CASE_SECS && samples.len() < MAX_RUNS) {
         let (c0, p0) = (process_cpu(), involuntary_switches());
         let t = Instant::now();
+        let k0 = tsc();
         let d = f()?;
+        let k1 = tsc();
         let dt = t.elapsed().as_secs_f64();
+        if let (Some(a), Some(b)) = (k0, k1) {
+            ticks.push(b.wrapping_sub(a) as f64);
+        }
         cpu.push(process_cpu() - c0);
         preempted.push(involuntary_switches() - p0);
         samples.push(dt);
@@ -225,6 +275,7 @@ where
             samples,
             cpu,
             preempted,
+            ticks,
         },
         first,
     ))
@@ -334,7 +385,16 @@ fn machine_json(load_before: &str) -> String {
         .split_whitespace()
         .filter(|f| {
             [
-                "sse", "ssse3", "avx", "bmi", "sha_ni", "aes", "pclmul", "vpclmul",
+                "sse",
+                "ssse3",
+                "avx",
+                "bmi",
+                "sha_ni",
+                "aes",
+                "pclmul",
+                "vpclmul",
+                "constant_tsc",
+                "nonstop_tsc",
             ]
             .iter()
             .any(|p| f.starts_with(p))
@@ -347,9 +407,18 @@ fn machine_json(load_before: &str) -> String {
         .and_then(|m| m.lines().next().map(|l| l.to_string()))
         .unwrap_or_default();
     format!(
-        "{{\"cpu_model\": {}, \"logical_cpus\": {cpus}, \"cpu_mhz\": {}, \"cpu_flags_relevant\": [{}], \"mem\": {}, \"kernel\": {}, \"rustc\": {}, \"openssl\": {}, \"loadavg_before\": {}}}",
+        "{{\"cpu_model\": {}, \"cpu_family_model_stepping\": {}, \"logical_cpus\": {cpus}, \"cpu_mhz\": {}, \"tsc_hz\": {}, \"cpu_flags_relevant\": [{}], \"mem\": {}, \"kernel\": {}, \"rustc\": {}, \"openssl\": {}, \"loadavg_before\": {}}}",
         jstr(&field("model name")),
+        // "AMD EPYC" alone does not tell a Zen 4 host (family 25) from a
+        // Zen 5 one (family 26), whose AVX-512 datapaths differ.
+        jstr(&format!(
+            "{}/{}/{}",
+            field("cpu family"),
+            field("model\t"),
+            field("stepping")
+        )),
         jstr(&field("cpu MHz")),
+        tsc_hz().map_or("null".to_string(), |hz| format!("{hz:.0}")),
         flags.join(", "),
         jstr(&mem),
         jstr(&sh("uname", &["-sr"]).unwrap_or_else(|| "unknown".into())),
@@ -418,7 +487,7 @@ fn run() -> Result<(), String> {
         let _ = std::fs::remove_file(p);
     }
     result?;
-    reference_timings(&opt, columns[0].engine, &mut rows)?;
+    reference_timings(&opt, &mut rows)?;
 
     let json = report_json(&opt, &columns, &rows, &load_before, started);
     if let Some(dir) = opt.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -572,7 +641,9 @@ fn other_functions(opt: &Options, data: &[u8], path: &Path, rows: &mut Rows) -> 
         eprintln!("  {name:17} {size:>10} B memory {:9.4} s", t.median());
         rows.others.push(format!(
             "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"memory\", \"digest\": {}, {}}}",
-            jstr(name), jstr(&hex(&d)), t.json(size)
+            jstr(name),
+            jstr(&hex(&d)),
+            t.json(size)
         ));
         if opt.files {
             let (t, fd) = measure(opt.runs, || f(&read_file(path)?))?;
@@ -582,7 +653,9 @@ fn other_functions(opt: &Options, data: &[u8], path: &Path, rows: &mut Rows) -> 
             eprintln!("  {name:17} {size:>10} B file   {:9.4} s", t.median());
             rows.others.push(format!(
                 "{{\"algorithm\": {}, \"size\": {size}, \"source\": \"file\", \"digest\": {}, {}}}",
-                jstr(name), jstr(&hex(&d)), t.json(size)
+                jstr(name),
+                jstr(&hex(&d)),
+                t.json(size)
             ));
         }
     }
@@ -617,35 +690,65 @@ fn copy_and_read(opt: &Options, data: &[u8], path: &Path, rows: &mut Rows) -> Re
     Ok(())
 }
 
-/// The paper's reference CPU timings: sequential Keccak (H = 0) on the
-/// scalar engine, 128 KiB .. 128 MiB, with MD5 beside it.
-fn reference_timings(opt: &Options, scalar: &dyn Engine, rows: &mut Rows) -> Result<(), String> {
+/// The sequential sponge Keccak[r = 1024, c = 576] of Table 2 (32 bytes out),
+/// fed `update` bytes at a time.
+fn keccak_sequential(msg: &[u8], update: usize) -> Result<Vec<u8>, String> {
+    let p = Params {
+        rate: Some(1024),
+        capacity: Some(576),
+        length: Some(OUT_LEN),
+        ..Params::default()
+    };
+    let mut h = Hasher::new("keccak", &p).map_err(|e| format!("Keccak[1024, 576]: {e}"))?;
+    for part in msg.chunks(update.max(1)) {
+        h.update(part);
+    }
+    Ok(h.finalize())
+}
+
+/// The paper's Table 2 (its reference CPU timings) on its sizes, one core:
+/// Keccak[1024, 576] in 128-byte updates as the paper fed it and in one
+/// call, SHA3-256 (keccakx) and MD5 (OpenSSL) beside it.
+fn reference_timings(opt: &Options, rows: &mut Rows) -> Result<(), String> {
     let ref_sizes = REF_SIZES
         .iter()
         .copied()
-        .filter(|&s| !opt.quick || s <= 32 << 20);
+        .filter(|&s| !opt.quick || s <= 12_800_000);
+    type Fun = fn(&[u8]) -> Result<Vec<u8>, String>;
+    let cases: [(&str, Option<usize>, Fun); 4] = [
+        ("keccak-1024-576-updates-128", Some(REF_UPDATE_BYTES), |m| {
+            keccak_sequential(m, REF_UPDATE_BYTES)
+        }),
+        ("keccak-1024-576-one-call", None, |m| {
+            keccak_sequential(m, m.len())
+        }),
+        ("sha3-256-keccakx", None, |m| {
+            Ok(Sha3_256::digest(m).to_vec())
+        }),
+        ("md5-openssl", None, md5),
+    ];
     for size in ref_sizes {
         let data = content(size);
-        for set in ["paper", "sha3-256"] {
-            let p = params(set, 0);
-            let (t, d) = measure(opt.runs, || tree(scalar, &p, &data))?;
-            eprintln!("  ref {set:8} H=0 {size:>10} B {:9.4} s", t.median());
+        let mut one_call = None;
+        for (name, update, f) in cases {
+            let (t, d) = measure(opt.runs, || f(&data))?;
+            // The same sponge fed two ways must give the same digest.
+            if name.starts_with("keccak-1024-576") {
+                if one_call.get_or_insert_with(|| d.clone()) != &d {
+                    return Err(format!(
+                        "{name}: digest differs from the other feeding at {size} B"
+                    ));
+                }
+            }
+            eprintln!("  table 2 {name:28} {size:>11} B {:9.4} s", t.median());
             rows.reference.push(format!(
-                "{{\"algorithm\": {}, \"r\": {}, \"c\": {}, \"size\": {size}, \"digest\": {}, {}}}",
-                jstr(&format!("keccak-sequential-{set}")),
-                p.rate_bits,
-                p.capacity_bits,
+                "{{\"algorithm\": {}, \"update_bytes\": {}, \"size\": {size}, \"digest\": {}, {}}}",
+                jstr(name),
+                update.map_or("null".to_string(), |u| u.to_string()),
                 jstr(&hex(&d)),
                 t.json(size)
             ));
         }
-        let (t, d) = measure(opt.runs, || md5(&data))?;
-        eprintln!("  ref md5          {size:>10} B {:9.4} s", t.median());
-        rows.reference.push(format!(
-            "{{\"algorithm\": \"md5-openssl\", \"r\": null, \"c\": null, \"size\": {size}, \"digest\": {}, {}}}",
-            jstr(&hex(&d)),
-            t.json(size)
-        ));
     }
     Ok(())
 }
@@ -671,7 +774,7 @@ fn report_json(
         })
         .collect();
     format!(
-        "{{\n\"benchmark\": \"tree2011\",\n\"what\": \"CPU half of Table 1 of the 2011 GPU Keccak tree-mode paper: tree LI D=4 H=0..4, MD5, SHA3-256; reference sequential Keccak 128 KiB..128 MiB\",\n\"date\": {},\n{},\n\"machine\": {},\n\"loadavg_after\": {},\n\"wall_s\": {:.1},\n\"settings\": {{\"runs\": {}, \"warmup_runs\": 1, \"min_case_s\": {MIN_CASE_SECS}, \"max_runs\": {MAX_RUNS}, \"quick\": {}, \"files\": {}, \"out_len\": {OUT_LEN}, \"content\": \"xorshift64* seed 0x20115EEDCAFEF00D\"}},\n\"gpu\": \"not measured: no GPU lent to this run\",\n\"columns\": {{{}}},\n\"tree_li\": [\n{}\n],\n\"others\": [\n{}\n],\n\"reference\": [\n{}\n]\n}}\n",
+        "{{\n\"benchmark\": \"tree2011\",\n\"what\": \"CPU half of Table 1 of the 2011 GPU Keccak tree-mode paper: tree LI D=4 H=0..4, MD5, SHA3-256; its Table 2: sequential Keccak[1024,576] on 128,000..128,000,000 bytes, in seconds and TSC cycles\",\n\"date\": {},\n{},\n\"machine\": {},\n\"loadavg_after\": {},\n\"wall_s\": {:.1},\n\"settings\": {{\"runs\": {}, \"warmup_runs\": 1, \"min_case_s\": {MIN_CASE_SECS}, \"max_runs\": {MAX_RUNS}, \"quick\": {}, \"files\": {}, \"out_len\": {OUT_LEN}, \"content\": \"xorshift64* seed 0x20115EEDCAFEF00D\"}},\n\"gpu\": \"not measured: no GPU lent to this run\",\n\"columns\": {{{}}},\n\"tree_li\": [\n{}\n],\n\"others\": [\n{}\n],\n\"reference\": [\n{}\n]\n}}\n",
         jstr(&utc_now()),
         commit_json(),
         machine_json(load_before),
