@@ -71,14 +71,18 @@ def load_gpu(path):
 
 
 def fmt(s):
-    return "—" if s is None else f"{s:.4f}"
+    """Seconds; under a millisecond in µs (a GPU's times would read 0.0000)."""
+    if s is None:
+        return "—"
+    return f"{s:.4f}" if s >= 1e-3 else f"{s * 1e6:.1f} µs"
 
 
 def ratio(paper_s, ours_s):
     """The paper's time over ours: how many times faster we are."""
     if paper_s is None or not ours_s:
         return "—"
-    return f"{paper_s / ours_s:.1f}×" if paper_s / ours_s >= 1.95 else f"{paper_s / ours_s:.2f}×"
+    x = paper_s / ours_s
+    return f"{x:.0f}×" if x >= 99.5 else f"{x:.1f}×" if x >= 1.95 else f"{x:.2f}×"
 
 
 def med(r):
