@@ -396,10 +396,8 @@ impl Interleaved<'_> {
 /// and `states.len()` is a multiple of 200.
 #[inline(always)]
 pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Interleaved) {
-    static ZEROS: [u8; 200] = [0; 200];
     let n = V::N;
     let count = states.len() / 200;
-    let words = job.rate / 8;
     let groups = count.div_ceil(n);
     let window = job.window_rounds(groups);
     // One group with every leaf of the round reads whole rows, one after
@@ -413,64 +411,93 @@ pub(crate) unsafe fn absorb_interleaved<V: Lanes>(states: &mut [u8], job: &Inter
         let mut g = 0;
         while g < count {
             let here = (count - g).min(n);
-            let mut ptrs = [ZEROS.as_ptr(); 8];
-            for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                *p = states[(g + j) * 200..].as_ptr();
-            }
-            // SAFETY: forwarded contract. State pointers cover 200 bytes
-            // each (25 words); every block pointer stays inside `data`:
-            // t < rounds, g + j < count and s·rate + rate ≤ block, so a read
-            // ends at most at ((rounds − 1)·leaves + first + count − 1)·stride
-            // + block ≤ data.len() (`fits`), and so does a prefetch of round
-            // t + PREFETCH_ROUNDS < rounds; idle lanes read ZEROS (200 ≥
-            // rate bytes).
+            // SAFETY: forwarded contract; states g..g + here of the call's
+            // `count`, rounds t0..t1 of `job.rounds`.
             unsafe {
-                let mut v = [V::zero(); 25];
-                V::absorb(&mut v, &ptrs[..n], 25);
-                for t in t0..t1 {
-                    let row = job
-                        .data
-                        .as_ptr()
-                        .add((t * job.leaves + job.first + g) * job.stride);
-                    if prefetch && t + PREFETCH_ROUNDS < job.rounds {
-                        let ahead = row.add(PREFETCH_ROUNDS * job.leaves * job.stride);
-                        for j in 0..here {
-                            prefetch_block(ahead.add(j * job.stride), job.block);
-                        }
-                    }
-                    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                        *p = row.add(j * job.stride);
-                    }
-                    // Every lane busy: the states may stay in registers for
-                    // the whole block (idle lanes read ZEROS, which is one
-                    // block).
-                    let blocks = job.block / job.rate;
-                    if here < n || !V::absorb_run(&mut v, &ptrs[..n], words, job.nr, blocks) {
-                        let mut s = 0;
-                        while s < job.block {
-                            for (j, p) in ptrs.iter_mut().enumerate().take(here) {
-                                *p = row.add(j * job.stride + s);
-                            }
-                            V::absorb(&mut v, &ptrs[..n], words);
-                            permute(&mut v, job.nr);
-                            s += job.rate;
-                        }
-                    }
-                }
-                let mut buf = [[0u64; 8]; 25];
-                for i in 0..25 {
-                    v[i].store(buf[i].as_mut_ptr());
-                }
-                for j in 0..here {
-                    let st = &mut states[(g + j) * 200..][..200];
-                    for (i, lane) in st.chunks_exact_mut(8).enumerate() {
-                        lane.copy_from_slice(&buf[i][j].to_le_bytes());
-                    }
-                }
-            }
+                absorb_group::<V>(
+                    &mut states[g * 200..(g + here) * 200],
+                    job,
+                    g,
+                    t0..t1,
+                    prefetch,
+                )
+            };
             g += here;
         }
         t0 = t1;
+    }
+}
+
+/// Rounds `rounds` of `job` into one lane group: the call's states
+/// `g..g + states.len() / 200` (at most `V::N`), which `states` holds.
+///
+/// # Safety
+/// As [`absorb_interleaved`], for the states `g..` of its call and rounds
+/// within `job.rounds`.
+#[inline(always)]
+unsafe fn absorb_group<V: Lanes>(
+    states: &mut [u8],
+    job: &Interleaved,
+    g: usize,
+    rounds: core::ops::Range<usize>,
+    prefetch: bool,
+) {
+    static ZEROS: [u8; 200] = [0; 200];
+    let n = V::N;
+    let here = states.len() / 200;
+    let words = job.rate / 8;
+    let mut ptrs = [ZEROS.as_ptr(); 8];
+    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+        *p = states[j * 200..].as_ptr();
+    }
+    // SAFETY: forwarded contract. State pointers cover 200 bytes each (25
+    // words); every block pointer stays inside `data`: t < rounds, g + j <
+    // count and s·rate + rate ≤ block, so a read ends at most at
+    // ((rounds − 1)·leaves + first + count − 1)·stride + block ≤ data.len()
+    // (`fits`), and so does a prefetch of round t + PREFETCH_ROUNDS <
+    // rounds; idle lanes read ZEROS (200 ≥ rate bytes).
+    unsafe {
+        let mut v = [V::zero(); 25];
+        V::absorb(&mut v, &ptrs[..n], 25);
+        for t in rounds {
+            let row = job
+                .data
+                .as_ptr()
+                .add((t * job.leaves + job.first + g) * job.stride);
+            if prefetch && t + PREFETCH_ROUNDS < job.rounds {
+                let ahead = row.add(PREFETCH_ROUNDS * job.leaves * job.stride);
+                for j in 0..here {
+                    prefetch_block(ahead.add(j * job.stride), job.block);
+                }
+            }
+            for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                *p = row.add(j * job.stride);
+            }
+            // Every lane busy: the states may stay in registers for the
+            // whole block (idle lanes read ZEROS, which is one block).
+            let blocks = job.block / job.rate;
+            if here < n || !V::absorb_run(&mut v, &ptrs[..n], words, job.nr, blocks) {
+                let mut s = 0;
+                while s < job.block {
+                    for (j, p) in ptrs.iter_mut().enumerate().take(here) {
+                        *p = row.add(j * job.stride + s);
+                    }
+                    V::absorb(&mut v, &ptrs[..n], words);
+                    permute(&mut v, job.nr);
+                    s += job.rate;
+                }
+            }
+        }
+        let mut buf = [[0u64; 8]; 25];
+        for i in 0..25 {
+            v[i].store(buf[i].as_mut_ptr());
+        }
+        for j in 0..here {
+            let st = &mut states[j * 200..][..200];
+            for (i, lane) in st.chunks_exact_mut(8).enumerate() {
+                lane.copy_from_slice(&buf[i][j].to_le_bytes());
+            }
+        }
     }
 }
 
