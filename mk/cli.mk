@@ -4,8 +4,11 @@
 #                   file and verify it with --check (examples/demo.sh)
 #   make test-cli   cross-check `keccakx sum -a X` against Python's hashlib,
 #                   pycryptodome and the tree-LI reference (tests/cli/crosscheck.py,
-#                   ~5 s); the CLI's Rust tests run in test-rust (cargo test)
-.PHONY: demo build-cli deps-cli-python test-cli
+#                   ~5 s), and against sha3sum (Perl's Digest::SHA3) byte for byte
+#                   in all its modes, each checking the other's lists
+#                   (tests/cli/sha3sum_compat.py, ~5 s); the CLI's Rust tests run in
+#                   test-rust (cargo test)
+.PHONY: demo build-cli deps-cli-python deps-cli-sha3sum test-cli
 
 CLI_TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 CLI_BIN := $(CLI_TARGET_DIR)/release/keccakx
@@ -28,8 +31,16 @@ deps-cli-python:
 		|| { apt-get update -qq && apt-get -y -qq install python3-pycryptodome >/dev/null; }; }
 	@$(PYTHON) -c 'import Crypto.Hash.KMAC128' || { echo "test-cli: pycryptodome could not be installed"; exit 1; }
 
-test-cli: build-cli deps-cli-python
+# sha3sum, the peer whose options and output `keccakx sum` reproduces.
+deps-cli-sha3sum:
+	@command -v sha3sum >/dev/null || { echo "test-cli: installing sha3sum (libdigest-sha3-perl)"; \
+		apt-get install -y -qq libdigest-sha3-perl >/dev/null 2>&1 \
+		|| { apt-get update -qq && apt-get install -y -qq libdigest-sha3-perl >/dev/null; }; }
+	@command -v sha3sum >/dev/null || { echo "test-cli: sha3sum could not be installed"; exit 1; }
+
+test-cli: build-cli deps-cli-python deps-cli-sha3sum
 	$(PYTHON) tests/cli/crosscheck.py --bin $(CLI_BIN)
+	$(PYTHON) tests/cli/sha3sum_compat.py --bin $(CLI_BIN)
 	@# bench/cli.py on 1 MiB and 16 files, one round: it runs, and its digest checks hold
 	@# (keccakx = openssl dgst where OpenSSL's CLI is installed).
 	@d=$$(mktemp -d) && $(PYTHON) bench/cli.py --keccakx $(CLI_BIN) --size 1048576 --files 16 --rounds 1 \

@@ -1,12 +1,12 @@
 //! The `--check` line parser: any line parses or is refused without a
 //! panic, a parsed name never holds a NUL, and every line `keccakx sum`
-//! writes (GNU and BSD-tag formats, escaped names) parses back to the same
-//! name, digest and algorithm.
+//! writes (GNU and BSD-tag formats, escaped names, sha3sum's marks) parses
+//! back to the same name, digest, algorithm and reading mode.
 #![no_main]
 
 use golden::Src;
 use keccakx::registry::Params;
-use keccakx_cli::algo::{find, Algo};
+use keccakx_cli::algo::{find, Algo, InputMode};
 use keccakx_cli::check::parse_line;
 use keccakx_cli::sum::{format_line, Format};
 use libfuzzer_sys::fuzz_target;
@@ -41,11 +41,11 @@ fuzz_target!(|data: &[u8]| {
     if mode & 1 == 0 {
         // Any line at all.
         let line = src.rest();
-        if let Some((name, expected, _)) = parse_line(line, alg, &params) {
-            assert!(!name.contains(&0), "a name with a NUL was accepted");
-            assert!(!expected.is_empty());
+        if let Some(e) = parse_line(line, alg, &params) {
+            assert!(!e.name.contains(&0), "a name with a NUL was accepted");
+            assert!(!e.expected.is_empty());
             if let Some(l) = params.length {
-                assert_eq!(expected.len(), l);
+                assert_eq!(e.expected.len(), l);
             }
         }
         return;
@@ -54,10 +54,19 @@ fuzz_target!(|data: &[u8]| {
     let info = find(alg.unwrap_or("sha3-256")).unwrap();
     let algo = Algo::new(info, &params).unwrap();
     let digest: Vec<u8> = (0..algo.out_len).map(|_| src.u8()).collect();
+    let tag = src.bool();
+    let (input, binary) = match src.range(0, 3) {
+        0 => (InputMode::Bytes, false),
+        1 => (InputMode::Bytes, true),
+        2 => (InputMode::Universal, false),
+        _ => (InputMode::Bits, false),
+    };
+    // `sum` refuses --tag with a reading mode.
+    let input = if tag { InputMode::Bytes } else { input };
     let fmt = Format {
-        tag: src.bool(),
-        zero: false,
-        binary: src.bool(),
+        tag,
+        mark: input.mark(binary),
+        ..Format::default()
     };
     let name = src.rest().to_vec();
     // `sum` never writes these: no file has an empty name or a NUL in it.
@@ -70,14 +79,16 @@ fuzz_target!(|data: &[u8]| {
     // ending in one is escaped, so the line does not end in a raw one.
     assert!(!line.ends_with(b"\r"));
     let parsed = parse_line(&line, alg, &params);
-    // Untagged lines name no algorithm: without -a only SHA3 lengths parse.
-    if !fmt.tag && alg.is_none() && !matches!(digest.len(), 28 | 32 | 48 | 64) {
+    // Untagged lines name no algorithm: without -a only the lengths sha3sum
+    // writes parse.
+    if !fmt.tag && alg.is_none() && !matches!(digest.len(), 28 | 32 | 48 | 64 | 136 | 168) {
         return;
     }
-    let (n, d, a) = parsed.unwrap_or_else(|| panic!("line {:?} did not parse back", String::from_utf8_lossy(&line)));
-    assert_eq!(n, name, "name");
-    assert_eq!(d, digest, "digest");
+    let e = parsed.unwrap_or_else(|| panic!("line {:?} did not parse back", String::from_utf8_lossy(&line)));
+    assert_eq!(e.name, name, "name");
+    assert_eq!(e.expected, digest, "digest");
+    assert_eq!(e.input, input, "reading mode");
     if fmt.tag || alg.is_some() {
-        assert_eq!(a, info.name, "algorithm");
+        assert_eq!(e.info.name, info.name, "algorithm");
     }
 });

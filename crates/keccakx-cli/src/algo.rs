@@ -7,8 +7,42 @@ use std::sync::OnceLock;
 
 use keccakx::registry::{self, AlgorithmInfo, Hasher, Param, Params};
 
+pub use crate::reading::InputMode;
+use crate::reading::Translator;
+
 /// The default `-a`.
 pub const DEFAULT_ALGORITHM: &str = "sha3-256";
+
+/// sha3sum's (Perl Digest::SHA3) `-a` names: the digest size in bits, and
+/// 128000 / 256000 for SHAKE128 / SHAKE256, whose output sha3sum makes one
+/// whole rate long (168 / 136 bytes). Its `--check` tells them apart by the
+/// number of hex digits, and so does ours (`sha3sum_by_hex_len`).
+const SHA3SUM_NAMES: [(&str, &str, Option<usize>); 6] = [
+    ("224", "sha3-224", None),
+    ("256", "sha3-256", None),
+    ("384", "sha3-384", None),
+    ("512", "sha3-512", None),
+    ("128000", "shake128", Some(168)),
+    ("256000", "shake256", Some(136)),
+];
+
+/// The algorithm sha3sum's `-a NAME` means, and the output length it implies
+/// when `-l` is not given (None: the algorithm's own).
+pub fn sha3sum_name(name: &str) -> Option<(&'static AlgInfo, Option<usize>)> {
+    let (_, canonical, len) = SHA3SUM_NAMES.iter().find(|(n, _, _)| *n == name.trim())?;
+    Some((find(canonical)?, *len))
+}
+
+/// The algorithm and output length of an untagged checksum line of
+/// `hex_len` hex digits when no `-a` was given: what sha3sum writes
+/// (SHA3-224/256/384/512, SHAKE128/256 of one rate).
+pub fn sha3sum_by_hex_len(hex_len: usize) -> Option<(&'static AlgInfo, usize)> {
+    SHA3SUM_NAMES.iter().find_map(|(_, canonical, len)| {
+        let info = find(canonical)?;
+        let n = len.unwrap_or(info.default_len);
+        (2 * n == hex_len).then_some((info, n))
+    })
+}
 
 /// Which code computes an algorithm.
 #[derive(Clone, Copy, Debug)]
@@ -113,8 +147,12 @@ fn squash(s: &str) -> String {
 }
 
 /// Look an algorithm up by `-a` name: case-insensitive, `-`/`_` optional
-/// (`sha3_256`, `SHA3-256`, `keccak256`, `treeli`, `Skein512-256`).
+/// (`sha3_256`, `SHA3-256`, `keccak256`, `treeli`, `Skein512-256`), or
+/// one of sha3sum's numbers (`256`, `128000`; see [`sha3sum_name`]).
 pub fn find(name: &str) -> Option<&'static AlgInfo> {
+    if let Some((_, canonical, _)) = SHA3SUM_NAMES.iter().find(|(n, _, _)| *n == name.trim()) {
+        return find(canonical);
+    }
     if let Some(r) = registry::find(name) {
         return all().iter().find(|a| a.name == r.name);
     }
@@ -152,8 +190,17 @@ pub struct Algo {
     pub params: Params,
     /// Output bytes.
     pub out_len: usize,
+    /// How file bytes become the message.
+    pub input: InputMode,
+    /// Output bytes skipped before the `out_len` written (b3sum's
+    /// `--seek`; extendable-output functions only).
+    pub seek: u64,
     kind: Kind,
 }
+
+/// The largest `--seek`: a sponge reaches an offset only by squeezing
+/// every block before it (about a second per GiB).
+pub const MAX_SEEK: u64 = 1 << 32;
 
 #[derive(Clone)]
 enum Kind {
@@ -186,8 +233,45 @@ impl Algo {
             info,
             params: params.clone(),
             out_len,
+            input: InputMode::Bytes,
+            seek: 0,
             kind,
         })
+    }
+
+    /// The same algorithm reading its input in `mode`; an error for bits
+    /// into a function whose messages are bytes.
+    pub fn with_input(mut self, mode: InputMode) -> Result<Algo, String> {
+        let bits_ok = matches!(self.info.family, Family::Registry(r) if r.takes_bits());
+        if mode == InputMode::Bits && !bits_ok {
+            return Err(format!(
+                "-a {}: bits mode (-0) is for SHA3-*, SHAKE*, Keccak-* and raw keccak, \
+                 whose messages may end inside a byte",
+                self.info.name
+            ));
+        }
+        self.input = mode;
+        Ok(self)
+    }
+
+    /// The same algorithm writing its output from byte `seek` on; an error
+    /// unless it is an extendable-output function.
+    pub fn with_seek(mut self, seek: u64) -> Result<Algo, String> {
+        let xof = matches!(self.info.family, Family::Registry(r) if r.xof);
+        if seek > 0 && !xof {
+            return Err(format!(
+                "--seek: -a {} is not an extendable-output function (its output is not one \
+                 stream that any length reads a prefix of)",
+                self.info.name
+            ));
+        }
+        if seek > MAX_SEEK {
+            return Err(format!(
+                "--seek: at most {MAX_SEEK} (a sponge squeezes every byte before the offset)"
+            ));
+        }
+        self.seek = seek;
+        Ok(self)
     }
 
     /// The tag written by `--tag`.
@@ -205,13 +289,23 @@ impl Algo {
     /// end is reported by [`Stream::finish`]).
     pub fn start(&self, len: Option<u64>) -> Stream {
         let inner = match &self.kind {
+            // A reading mode changes the length: the message is collected
+            // and its length announced at the end.
+            Kind::Stream(h) if self.needs_length() && self.input != InputMode::Bytes => {
+                Inner::Collect(h.clone(), Vec::new())
+            }
             Kind::Stream(h) if self.needs_length() => {
                 Inner::Reg(h.clone().with_input_length(len.unwrap_or(0)))
             }
             Kind::Stream(h) => Inner::Reg(h.clone()),
             Kind::Finalist(f) => Inner::Fin(finalists::new_hasher(*f, finalists::Impl::Parallel)),
         };
-        Stream { inner }
+        Stream {
+            inner,
+            reading: Translator::new(self.input),
+            out_len: self.out_len,
+            seek: self.seek,
+        }
     }
 
     /// One-shot digest of an in-memory input.
@@ -225,32 +319,68 @@ impl Algo {
 
 enum Inner {
     Reg(Hasher),
+    /// TupleHash under a reading mode: the message so far.
+    Collect(Hasher, Vec<u8>),
     Fin(Box<dyn finalists::DynHasher>),
+}
+
+impl Inner {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Inner::Reg(h) => h.update(data),
+            Inner::Collect(_, v) => v.extend_from_slice(data),
+            Inner::Fin(h) => h.update(data),
+        }
+    }
 }
 
 /// A hasher in progress over one input.
 pub struct Stream {
     inner: Inner,
+    reading: Translator,
+    out_len: usize,
+    seek: u64,
 }
 
 impl Stream {
     pub fn update(&mut self, data: &[u8]) {
-        match &mut self.inner {
-            Inner::Reg(h) => h.update(data),
-            Inner::Fin(h) => h.update(data),
-        }
+        let inner = &mut self.inner;
+        self.reading.feed(data, &mut |m| inner.update(m));
     }
 
     /// The digest, or an error when the input did not have the length
     /// announced to [`Algo::start`] (a file that changed while being read).
-    pub fn finish(self) -> Result<Vec<u8>, String> {
-        match self.inner {
-            // Only a TupleHash input announced with another length fails.
-            Inner::Reg(h) => h
-                .try_finalize()
-                .map_err(|_| "file changed size while being read".into()),
-            Inner::Fin(h) => Ok(h.finalize()),
+    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+        let inner = &mut self.inner;
+        if let Some((byte, n)) = self.reading.finish(&mut |m| inner.update(m)) {
+            // Only the plain sponges take bits (checked by `with_input`).
+            let Inner::Reg(h) = inner else {
+                return Err("bits mode on a function of bytes".into());
+            };
+            h.update_bits(&[byte], n.into())
+                .map_err(|e| e.to_string())?;
         }
+        let hasher = match self.inner {
+            Inner::Fin(h) => return Ok(h.finalize()),
+            Inner::Reg(h) => h,
+            Inner::Collect(h, v) => {
+                let mut h = h.with_input_length(v.len() as u64);
+                h.update(&v);
+                h
+            }
+        };
+        // Only a TupleHash input announced with another length fails.
+        let mut reader = hasher
+            .try_finalize_reader()
+            .map_err(|_| String::from("file changed size while being read"))?;
+        let mut skip = self.seek;
+        let mut sink = [0u8; 4096];
+        while skip > 0 {
+            let n = skip.min(sink.len() as u64) as usize;
+            reader.read(&mut sink[..n]);
+            skip -= n as u64;
+        }
+        Ok(reader.read_vec(self.out_len))
     }
 }
 
@@ -373,6 +503,95 @@ mod tests {
             }
         )
         .is_err());
+    }
+
+    #[test]
+    fn bits_only_into_functions_of_bit_strings() {
+        for (name, ok) in [
+            ("sha3-256", true),
+            ("shake128", true),
+            ("keccak-256", true),
+            ("kt128", false),
+            ("blake256", false),
+        ] {
+            let a = Algo::new(find(name).unwrap(), &Params::default()).unwrap();
+            assert_eq!(a.with_input(InputMode::Bits).is_ok(), ok, "{name}");
+        }
+    }
+
+    #[test]
+    fn tuplehash_under_universal_newlines_takes_the_translated_length() {
+        let a = Algo::new(find("tuplehash128").unwrap(), &Params::default())
+            .unwrap()
+            .with_input(InputMode::Universal)
+            .unwrap();
+        let mut t = TupleHash128::new(b"");
+        t.push(b"one\ntwo\n");
+        assert_eq!(a.digest(b"one\r\ntwo\r"), t.finalize_vec(32));
+    }
+
+    #[test]
+    fn seek_reads_further_along_the_output() {
+        for (name, len, seek) in [
+            ("shake128", 6usize, 10u64),
+            ("kt128", 40, 5000),
+            ("keccak", 3, 1),
+        ] {
+            let p = Params {
+                length: Some(len),
+                rate: (name == "keccak").then_some(1088),
+                ..Default::default()
+            };
+            let short = Algo::new(find(name).unwrap(), &p).unwrap();
+            let long = Algo::new(
+                find(name).unwrap(),
+                &Params {
+                    length: Some(len + seek as usize),
+                    ..p.clone()
+                },
+            )
+            .unwrap();
+            let data = b"seek test input";
+            let want = long.digest(data)[seek as usize..].to_vec();
+            assert_eq!(short.with_seek(seek).unwrap().digest(data), want, "{name}");
+        }
+        let sha3 = Algo::new(find("sha3-256").unwrap(), &Params::default()).unwrap();
+        assert!(sha3.clone().with_seek(1).is_err());
+        assert!(sha3.with_seek(0).is_ok());
+        let kmac = Algo::new(
+            find("kmac128").unwrap(),
+            &Params {
+                key: Some(b"k".to_vec()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            kmac.with_seek(1).is_err(),
+            "KMAC binds L: no stream to seek in"
+        );
+        let shake = Algo::new(find("shake128").unwrap(), &Params::default()).unwrap();
+        assert!(shake.with_seek(MAX_SEEK + 1).is_err());
+    }
+
+    #[test]
+    fn sha3sum_names() {
+        for (n, canonical, len) in [
+            ("224", "sha3-224", None),
+            ("512", "sha3-512", None),
+            ("128000", "shake128", Some(168)),
+            ("256000", "shake256", Some(136)),
+        ] {
+            let (info, l) = sha3sum_name(n).unwrap();
+            assert_eq!((info.name, l), (canonical, len));
+            assert_eq!(find(n).unwrap().name, canonical);
+        }
+        assert!(find("1024").is_none());
+        assert_eq!(sha3sum_by_hex_len(64).unwrap().0.name, "sha3-256");
+        let by_len = |n| sha3sum_by_hex_len(n).map(|(a, l)| (a.name, l));
+        assert_eq!(by_len(336), Some(("shake128", 168)));
+        assert_eq!(by_len(272), Some(("shake256", 136)));
+        assert!(sha3sum_by_hex_len(40).is_none());
     }
 
     #[test]

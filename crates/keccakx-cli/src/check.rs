@@ -14,7 +14,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use crate::algo::{find, find_tag, params_for, AlgInfo, Algo};
+use crate::algo::{find, find_tag, params_for, sha3sum_by_hex_len, AlgInfo, Algo, InputMode};
 use crate::cli::{hex_val, MAX_LENGTH};
 use crate::error::{cause, Error, Outcome};
 use crate::escape::{os_from_bytes, push_display_name, quote, quote_os, unescape};
@@ -44,12 +44,12 @@ pub struct CheckOpts {
 pub struct Context {
     /// `-a` (or the default), already validated with `params`.
     pub algo: Arc<Algo>,
-    /// Whether `-a` was given (without it, untagged lines of 56/64/96/128
-    /// hex digits are SHA3-224/256/384/512).
+    /// Whether `-a` was given (without it, untagged lines are told apart by
+    /// their number of hex digits, as sha3sum does: `sha3sum_by_hex_len`).
     pub algo_given: bool,
     /// The parameters as given (`length` only when `-l` was given).
     pub params: Params,
-    cache: HashMap<(&'static str, usize), Result<Arc<Algo>, String>>,
+    cache: HashMap<(&'static str, usize, InputMode), Result<Arc<Algo>, String>>,
 }
 
 impl Context {
@@ -62,9 +62,16 @@ impl Context {
         }
     }
 
-    /// The algorithm instance for `info` with an output of `len` bytes.
-    fn instance(&mut self, info: &'static AlgInfo, len: usize) -> Result<Arc<Algo>, String> {
-        if std::ptr::eq(info, self.algo.info) && len == self.algo.out_len {
+    /// The algorithm instance for `info` with an output of `len` bytes,
+    /// reading its input in `mode`.
+    fn instance(
+        &mut self,
+        info: &'static AlgInfo,
+        len: usize,
+        mode: InputMode,
+    ) -> Result<Arc<Algo>, String> {
+        if std::ptr::eq(info, self.algo.info) && len == self.algo.out_len && mode == self.algo.input
+        {
             return Ok(Arc::clone(&self.algo));
         }
         let base = if std::ptr::eq(info, self.algo.info) {
@@ -72,15 +79,18 @@ impl Context {
         } else {
             params_for(info, &self.params)
         };
-        if self.cache.len() >= CACHE_MAX && !self.cache.contains_key(&(info.name, len)) {
+        let key = (info.name, len, mode);
+        if self.cache.len() >= CACHE_MAX && !self.cache.contains_key(&key) {
             self.cache.clear();
         }
         self.cache
-            .entry((info.name, len))
+            .entry(key)
             .or_insert_with(|| {
                 let mut p = base;
                 p.length = info.variable_len.then_some(len);
-                Algo::new(info, &p).map(Arc::new)
+                Algo::new(info, &p)
+                    .and_then(|a| a.with_input(mode))
+                    .map(Arc::new)
             })
             .clone()
     }
@@ -102,10 +112,13 @@ impl Context {
 }
 
 /// A parsed checksum line.
-struct Entry {
-    name: Vec<u8>,
-    expected: Vec<u8>,
-    info: &'static AlgInfo,
+pub struct Entry {
+    /// The file name (unescaped).
+    pub name: Vec<u8>,
+    pub expected: Vec<u8>,
+    pub info: &'static AlgInfo,
+    /// How to read the file: the mark of an untagged line.
+    pub input: InputMode,
 }
 
 fn is_white(c: u8) -> bool {
@@ -157,18 +170,13 @@ impl Parser {
                 return self.parse_bsd(&rest[j + 1..], escaped, info, ctx);
             }
         }
-        // GNU: HEX, whitespace, (' ' | '*'), NAME.
+        // GNU: HEX, whitespace, a mark (' ' | '*', or sha3sum's 'U' | '^'),
+        // NAME.
         let hex_len = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
         let info = if ctx.algo_given {
             ctx.algo.info
         } else {
-            match hex_len {
-                56 => find("sha3-224")?,
-                64 => find("sha3-256")?,
-                96 => find("sha3-384")?,
-                128 => find("sha3-512")?,
-                _ => return None,
-            }
+            sha3sum_by_hex_len(hex_len)?.0
         };
         if !ctx.fits(info, hex_len) || !rest.get(hex_len).is_some_and(|&c| is_white(c)) {
             return None;
@@ -176,13 +184,16 @@ impl Parser {
         let expected = decode_hex(&rest[..hex_len])?;
         let mut k = hex_len + 1;
         let left = rest.len() - k;
-        if left == 1 || (rest.get(k) != Some(&b' ') && rest.get(k) != Some(&b'*')) {
+        let mark = rest.get(k).copied().and_then(InputMode::from_mark);
+        let mut input = InputMode::Bytes;
+        if left == 1 || mark.is_none() {
             if self.bsd_reversed == 0 {
                 return None;
             }
             self.bsd_reversed = 1;
         } else if self.bsd_reversed != 1 {
             self.bsd_reversed = 0;
+            input = mark.unwrap_or_default();
             k += 1;
         }
         let name = &rest[k..];
@@ -199,6 +210,7 @@ impl Parser {
             name,
             expected,
             info,
+            input,
         })
     }
 
@@ -235,6 +247,7 @@ impl Parser {
             name,
             expected: decode_hex(hex)?,
             info,
+            input: InputMode::Bytes,
         })
     }
 }
@@ -573,7 +586,7 @@ fn classify(
     }
     Some(match parser.parse(line, ctx) {
         Some(e) if !(list.is_stdin && e.name == b"-") => {
-            match ctx.instance(e.info, e.expected.len()) {
+            match ctx.instance(e.info, e.expected.len(), e.input) {
                 Ok(algo) => {
                     let task: Task = Some((os_from_bytes(&e.name), algo));
                     (Slot::Check(e), task)
@@ -646,15 +659,10 @@ fn summarize(
     })
 }
 
-/// Parse one checksum line for the fuzz targets and tests: the file name,
-/// the expected digest and the algorithm's `-a` name, or None when the
-/// line is improperly formatted. `algorithm`: as `-a` (None: the default,
-/// untagged lines by their length).
-pub fn parse_line(
-    line: &[u8],
-    algorithm: Option<&str>,
-    params: &Params,
-) -> Option<(Vec<u8>, Vec<u8>, &'static str)> {
+/// Parse one checksum line for the fuzz targets and tests, or None when
+/// the line is improperly formatted. `algorithm`: as `-a` (None: the
+/// default, untagged lines by their length).
+pub fn parse_line(line: &[u8], algorithm: Option<&str>, params: &Params) -> Option<Entry> {
     let info = find(algorithm.unwrap_or(crate::algo::DEFAULT_ALGORITHM))?;
     let own = if algorithm.is_none() {
         params_for(info, params)
@@ -665,7 +673,6 @@ pub fn parse_line(
     let ctx = Context::new(algo, algorithm.is_some(), params.clone());
     let mut p = Parser { bsd_reversed: -1 };
     p.parse(line, &ctx)
-        .map(|e| (e.name, e.expected, e.info.name))
 }
 
 #[cfg(test)]
@@ -727,6 +734,40 @@ mod tests {
                 .name,
             "sha3-512"
         );
+    }
+
+    #[test]
+    fn sha3sum_marks_and_lengths() {
+        let c = ctx("sha3-256", false, Params::default());
+        let h = "a".repeat(64);
+        let mut p = Parser { bsd_reversed: -1 };
+        for (mark, mode) in [
+            (' ', InputMode::Bytes),
+            ('*', InputMode::Bytes),
+            ('U', InputMode::Universal),
+            ('^', InputMode::Bits),
+        ] {
+            let e = p.parse(format!("{h} {mark}f g").as_bytes(), &c).unwrap();
+            assert_eq!((e.name.as_slice(), e.input), (&b"f g"[..], mode));
+        }
+        // sha3sum's SHAKE lines (one rate of output) without -a.
+        for (digits, name) in [(336, "shake128"), (272, "shake256")] {
+            let e = p
+                .parse(format!("{}  f", "e".repeat(digits)).as_bytes(), &c)
+                .unwrap();
+            assert_eq!((e.info.name, e.expected.len()), (name, digits / 2));
+        }
+        // Tagged lines are read as they are; in a reversed (single-space)
+        // list, 'U' starts the name.
+        let e = p
+            .parse(format!("SHA3-256 (Uf) = {h}").as_bytes(), &c)
+            .unwrap();
+        assert_eq!((e.name.as_slice(), e.input), (&b"Uf"[..], InputMode::Bytes));
+        let mut r = Parser { bsd_reversed: -1 };
+        let e = r.parse(format!("{h} xf").as_bytes(), &c).unwrap();
+        assert_eq!(e.name, b"xf");
+        let e = r.parse(format!("{h} Uf").as_bytes(), &c).unwrap();
+        assert_eq!((e.name.as_slice(), e.input), (&b"Uf"[..], InputMode::Bytes));
     }
 
     #[test]

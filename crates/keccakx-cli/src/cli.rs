@@ -34,7 +34,7 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Worker threads: files hashed in parallel and the library's multi-core
     /// paths (0 or unset: all cores; at most 1024).
-    #[arg(long, value_name = "N", global = true, help_heading = "Engine", value_parser = parse_threads)]
+    #[arg(long, visible_alias = "num-threads", value_name = "N", global = true, help_heading = "Engine", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
     /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
@@ -72,8 +72,11 @@ or carriage return is written with those escaped as \\\\, \\n, \\r and the line 
 starts with a backslash, as GNU coreutils does. --tag writes `ALGORITHM (FILE) = HASH`.\n\n\
 --check reads both formats. A tagged line is checked with the algorithm its tag \
 names (and whichever of the given parameters that algorithm takes); an untagged \
-line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512. \
+line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512 \
+and a 336/272-digit line SHAKE128/SHAKE256, as sha3sum writes them. \
 For variable-length algorithms the length comes from the line unless -l is given. \
+The mark before an untagged line's name says how the file is read, as in sha3sum: \
+' ' or '*' as it is, 'U' with universal newlines (-U), '^' as bits (-0). \
 Lists are read line by line and answered as they are read. In its report (`NAME: OK`), \
 a name holding a control character is written with a leading backslash and \\\\, \\n, \\r, \\t, \
 \\xHH escapes (coreutils escapes only newlines); a line whose name holds a NUL is \
@@ -162,6 +165,9 @@ pub struct SumArgs {
 
     /// Algorithm (default sha3-256); `keccakx list` shows them all. Names are
     /// case-insensitive and `-`/`_` may be left out (sha3_256, SHA3-256, keccak256).
+    /// sha3sum's names work too: 224, 256, 384, 512 (SHA3-*), and 128000 and
+    /// 256000 (SHAKE128 and SHAKE256 with sha3sum's output of 168 and 136
+    /// bytes unless -l is given).
     #[arg(short = 'a', long = "algorithm", value_name = "NAME")]
     pub algorithm: Option<String>,
 
@@ -292,6 +298,29 @@ pub struct SumArgs {
     )]
     pub no_progress: bool,
 
+    /// Print only the digests, one a line, without file names (b3sum's
+    /// --no-names).
+    #[arg(long = "no-names", conflicts_with_all = ["tag", "check"], help_heading = "Output")]
+    pub no_names: bool,
+
+    /// Write the digest as raw bytes instead of hexadecimal, with nothing
+    /// after it (b3sum's --raw); one input only.
+    #[arg(long, conflicts_with_all = ["tag", "check", "zero", "binary", "text"], help_heading = "Output")]
+    pub raw: bool,
+
+    /// Write the output from this byte offset on (b3sum's --seek): bytes
+    /// SEEK.. SEEK+LENGTH of an extendable-output function's stream
+    /// (SHAKE, cSHAKE, KMACXOF, TupleHashXOF, ParallelHashXOF, TurboSHAKE,
+    /// KT, raw keccak, tree-li). At most 4294967296: a sponge squeezes
+    /// every byte before it.
+    #[arg(
+        long,
+        value_name = "SEEK",
+        conflicts_with = "check",
+        help_heading = "Output"
+    )]
+    pub seek: Option<u64>,
+
     /// Mark files as binary (`HASH *FILE`); the digest is the same either way.
     #[arg(short = 'b', long, conflicts_with_all = ["text", "check"], help_heading = "Output")]
     pub binary: bool,
@@ -305,11 +334,11 @@ pub struct SumArgs {
     pub check: bool,
 
     /// Don't print OK for each successfully verified file.
-    #[arg(long, requires = "check", overrides_with_all = ["status", "warn"], help_heading = "Checking")]
+    #[arg(short = 'q', long, requires = "check", overrides_with_all = ["status", "warn"], help_heading = "Checking")]
     pub quiet: bool,
 
     /// Don't output anything; the exit status shows success.
-    #[arg(long, requires = "check", overrides_with_all = ["quiet", "warn"], help_heading = "Checking")]
+    #[arg(short = 's', long, requires = "check", overrides_with_all = ["quiet", "warn"], help_heading = "Checking")]
     pub status: bool,
 
     /// Exit non-zero for improperly formatted checksum lines.
@@ -330,6 +359,23 @@ pub struct SumArgs {
     /// Files up to 2 MiB are always read, in one piece.
     #[arg(long = "no-mmap", help_heading = "Input")]
     pub no_mmap: bool,
+
+    /// Universal newlines (sha3sum's -U): in a text file, hash CR LF and a
+    /// lone CR as LF, so it has one digest whatever system wrote it; a file
+    /// that is not text (by Perl's -T test on its first 512 bytes, as
+    /// sha3sum decides) is hashed as it is. Lines are marked `U`
+    /// (`HASH UFILE`), and --check reads such a line this way.
+    #[arg(short = 'U', long = "universal", visible_alias = "UNIVERSAL",
+          conflicts_with_all = ["bits", "binary", "text", "tag", "check"], help_heading = "Input")]
+    pub universal: bool,
+
+    /// Bits (sha3sum's -0): each ASCII '0' or '1' of the file is one bit of
+    /// the message, every other byte is ignored; for SHA3-*, SHAKE*,
+    /// Keccak-* and raw keccak, whose messages may end inside a byte. Lines
+    /// are marked `^` (`HASH ^FILE`), and --check reads such a line this
+    /// way.
+    #[arg(short = '0', long = "01", conflicts_with_all = ["binary", "text", "tag", "check"], help_heading = "Input")]
+    pub bits: bool,
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {

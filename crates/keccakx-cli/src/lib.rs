@@ -32,5 +32,6 @@ pub mod openlimit;
 pub mod output;
 pub mod params;
 pub mod progress;
+pub mod reading;
 pub mod stdio;
 pub mod sum;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use clap::Parser;
 use keccakx::engine::EngineChoice;
 
-use keccakx_cli::algo::{find, params_for, Algo, DEFAULT_ALGORITHM};
+use keccakx_cli::algo::{find, params_for, sha3sum_name, Algo, InputMode, DEFAULT_ALGORITHM};
 use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
 use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
@@ -104,7 +104,18 @@ fn sum_main(
             "-a {name}: unknown algorithm (run `keccakx list` for the names)"
         ))
     })?;
-    let params = params_from(a)?;
+    let mut params = params_from(a)?;
+    // sha3sum's 128000/256000: SHAKE of one whole rate, unless -l says otherwise.
+    if let Some((_, Some(len))) = sha3sum_name(name) {
+        params.length = params.length.or(Some(len));
+    }
+    let input = if a.universal {
+        InputMode::Universal
+    } else if a.bits {
+        InputMode::Bits
+    } else {
+        InputMode::Bytes
+    };
     // In check mode without -a the parameters may be meant for the
     // algorithms the tag lines name: keep only what the default takes.
     let own = if a.check && a.algorithm.is_none() {
@@ -112,12 +123,21 @@ fn sum_main(
     } else {
         params.clone()
     };
-    let algo = Arc::new(Algo::new(info, &own).map_err(Error::Params)?);
+    let algo = Algo::new(info, &own)
+        .and_then(|x| x.with_input(input))
+        .and_then(|x| x.with_seek(a.seek.unwrap_or(0)))
+        .map_err(Error::Params)?;
+    let algo = Arc::new(algo);
     let files: Vec<OsString> = if a.files.is_empty() {
         vec![OsString::from("-")]
     } else {
         a.files.clone()
     };
+    if a.raw && files.len() > 1 {
+        return Err(Error::Usage(
+            "--raw writes one digest's bytes: give one input only".into(),
+        ));
+    }
     let ropts = ReadOpts { no_mmap: a.no_mmap };
     let parallel = g.threads != Some(1);
     let mode = if a.no_progress {
@@ -151,7 +171,9 @@ fn sum_main(
         let fmt = sum::Format {
             tag: a.tag,
             zero: a.zero,
-            binary: a.binary,
+            mark: input.mark(a.binary),
+            names: !a.no_names,
+            raw: a.raw,
         };
         sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref())
     }

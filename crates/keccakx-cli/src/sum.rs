@@ -12,17 +12,44 @@ use crate::exec::{run_ordered, Task};
 use crate::input::ReadOpts;
 use crate::output::{warn, Out, Stop};
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Format {
     pub tag: bool,
     pub zero: bool,
-    pub binary: bool,
+    /// Between the digest and the name of a GNU line: ' ' (text), '*'
+    /// (binary), or sha3sum's 'U' and '^' ([`crate::algo::InputMode::mark`]).
+    pub mark: u8,
+    /// Whether lines name their file (b3sum's --no-names clears it).
+    pub names: bool,
+    /// The digest's raw bytes alone (b3sum's --raw).
+    pub raw: bool,
 }
 
-/// One output record, byte for byte as coreutils' `sha*sum` writes it.
+impl Default for Format {
+    fn default() -> Self {
+        Format {
+            tag: false,
+            zero: false,
+            mark: b' ',
+            names: true,
+            raw: false,
+        }
+    }
+}
+
+/// One output record, byte for byte as coreutils' `sha*sum` writes it (or
+/// b3sum with --no-names and --raw).
 pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Vec<u8> {
-    let esc = !fmt.zero && needs_escape(name);
+    if fmt.raw {
+        return digest.to_vec();
+    }
     let hex = to_hex(digest);
+    if !fmt.names {
+        let mut line = hex.into_bytes();
+        line.push(if fmt.zero { 0 } else { b'\n' });
+        return line;
+    }
+    let esc = !fmt.zero && needs_escape(name);
     let mut line = Vec::with_capacity(hex.len() + name.len() + display.len() + 8);
     if esc {
         line.push(b'\\');
@@ -43,7 +70,7 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
     } else {
         line.extend_from_slice(hex.as_bytes());
         line.push(b' ');
-        line.push(if fmt.binary { b'*' } else { b' ' });
+        line.push(fmt.mark);
         push_name(&mut line);
     }
     line.push(if fmt.zero { 0 } else { b'\n' });
@@ -128,7 +155,15 @@ mod tests {
         );
         let z = Format { zero: true, ..f };
         assert_eq!(format_line(z, "SHA3-256", &d, b"a\nb"), b"ab01  a\nb\0");
-        let b = Format { binary: true, ..f };
+        let b = Format { mark: b'*', ..f };
         assert_eq!(format_line(b, "SHA3-256", &d, b"f"), b"ab01 *f\n");
+        let u = Format { mark: b'U', ..f };
+        assert_eq!(format_line(u, "SHA3-256", &d, b"f"), b"ab01 Uf\n");
+        let n = Format { names: false, ..f };
+        assert_eq!(format_line(n, "SHA3-256", &d, b"a\nb"), b"ab01\n");
+        let nz = Format { zero: true, ..n };
+        assert_eq!(format_line(nz, "SHA3-256", &d, b"a"), b"ab01\0");
+        let r = Format { raw: true, ..f };
+        assert_eq!(format_line(r, "SHA3-256", &d, b"a"), d);
     }
 }

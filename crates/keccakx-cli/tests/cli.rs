@@ -1208,3 +1208,98 @@ fn read_ahead_equals_library_at_buffer_and_window_edges() {
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with(&lib("kt128", &data[..n])));
 }
+
+/// b3sum's output options (--no-names, --raw, --seek, --num-threads) and
+/// sha3sum's reading modes end to end (their digests against sha3sum itself:
+/// tests/cli/sha3sum_compat.py).
+#[test]
+fn b3sum_and_sha3sum_options() {
+    let dir = scratch("compat-options");
+    std::fs::write(dir.join("f"), b"first\r\nfile\r\n").unwrap();
+    std::fs::write(dir.join("g"), b"second").unwrap();
+    let hf = hex(&Sha3_256::digest(b"first\r\nfile\r\n"));
+    let hg = hex(&Sha3_256::digest(b"second"));
+    let ok = |a: &[&str]| {
+        let o = run_in(&dir, &args(a), b"");
+        no_panic(&o);
+        assert_eq!(code(&o), 0, "{a:?}: {}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let refused = |a: &[&str], why: &str| {
+        let o = run_in(&dir, &args(a), b"");
+        no_panic(&o);
+        assert_eq!(code(&o), 2, "{a:?}");
+        assert!(o.stdout.is_empty(), "{a:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(why), "{a:?}: {e}");
+    };
+    assert_eq!(
+        ok(&["sum", "--no-names", "f", "g"]),
+        format!("{hf}\n{hg}\n").as_bytes()
+    );
+    assert_eq!(
+        ok(&["sum", "--no-names", "-z", "g"]),
+        format!("{hg}\0").as_bytes()
+    );
+    assert_eq!(ok(&["sum", "--raw", "g"]), Sha3_256::digest(b"second"));
+    let long = ok(&["sum", "--raw", "-a", "shake128", "-l", "300", "g"]);
+    assert_eq!(long.len(), 300);
+    let seek = ok(&[
+        "sum", "--raw", "-a", "shake128", "-l", "20", "--seek", "280", "g",
+    ]);
+    assert_eq!(seek, long[280..]);
+    assert_eq!(
+        ok(&["sum", "--num-threads", "1", "f", "g"]),
+        ok(&["sum", "--threads", "1", "f", "g"])
+    );
+    refused(&["sum", "--raw", "f", "g"], "--raw");
+    refused(
+        &["sum", "--seek", "1", "f"],
+        "not an extendable-output function",
+    );
+    refused(&["sum", "--no-names", "--tag", "f"], "--tag");
+    refused(&["sum", "-U", "--tag", "f"], "--tag");
+    refused(&["sum", "-0", "-a", "kt128", "f"], "bits mode");
+    refused(&["sum", "-a", "1024", "f"], "unknown algorithm");
+    // The GPU hashes bytes as they are; the reading modes stay on the CPU.
+    let o = run_in(&dir, &args(&["sum", "-U", "--backend", "gpu", "f"]), b"");
+    assert_eq!(code(&o), 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("run on the CPU"));
+
+    // sha3sum's modes and names: marks in the lines, and --check reads them.
+    let universal = hex(&Sha3_256::digest(b"first\nfile\n"));
+    assert_eq!(
+        ok(&["sum", "-a", "256", "-U", "f"]),
+        format!("{universal} Uf\n").as_bytes()
+    );
+    std::fs::write(dir.join("bits"), b"0110 0001\n").unwrap();
+    let a = hex(&Sha3_256::digest(b"a"));
+    assert_eq!(
+        ok(&["sum", "-0", "bits"]),
+        format!("{a} ^bits\n").as_bytes()
+    );
+    let mut list = ok(&["sum", "-U", "f", "g"]);
+    list.extend(ok(&["sum", "--01", "bits"]));
+    list.extend(ok(&["sum", "-a", "128000", "g", "f"]));
+    list.extend(ok(&["sum", "-b", "f"]));
+    assert_eq!(list.iter().filter(|&&c| c == b'\n').count(), 6);
+    assert!(list
+        .windows(337)
+        .any(|w| w[336] == b' ' && w[..336].iter().all(u8::is_ascii_hexdigit)));
+    std::fs::write(dir.join("SUMS"), &list).unwrap();
+    assert_eq!(
+        ok(&["sum", "-c", "SUMS"]),
+        b"f: OK\ng: OK\nbits: OK\ng: OK\nf: OK\nf: OK\n"
+    );
+    assert_eq!(ok(&["sum", "-c", "-q", "SUMS"]), b"");
+    // One changed file fails its lines, and only those.
+    std::fs::write(dir.join("bits"), b"0110 0000").unwrap();
+    let o = run_in(&dir, &args(&["sum", "-c", "-s", "SUMS"]), b"");
+    assert_eq!((code(&o), o.stdout.len()), (1, 0));
+    let o = run_in(&dir, &args(&["sum", "-c", "SUMS"]), b"");
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        o.stdout,
+        b"f: OK\ng: OK\nbits: FAILED\ng: OK\nf: OK\nf: OK\n"
+    );
+}

@@ -231,6 +231,13 @@ impl Construction {
     pub fn needs_input_length(self) -> bool {
         matches!(self, Construction::TupleHash { .. })
     }
+
+    /// Whether a message may end inside a byte (FIPS 202's bit strings:
+    /// the plain sponges, SHA3-*, SHAKE*, Keccak-* and raw Keccak[r, c]);
+    /// see [`Hasher::update_bits`].
+    pub fn takes_bits(self) -> bool {
+        matches!(self, Construction::Sponge(_) | Construction::RawKeccak)
+    }
 }
 
 use Param::*;
@@ -505,6 +512,12 @@ impl AlgorithmInfo {
     pub fn needs_input_length(&self) -> bool {
         self.construction.needs_input_length()
     }
+
+    /// Whether [`Hasher::update_bits`] works for it
+    /// (see [`Construction::takes_bits`]).
+    pub fn takes_bits(&self) -> bool {
+        self.construction.takes_bits()
+    }
 }
 
 /// The error for a field the row `info` does not take.
@@ -641,6 +654,21 @@ impl Hasher {
         }
     }
 
+    /// Absorb the first `nbits` bits of `data` (FIPS 202 bit order: bit i
+    /// is bit i % 8 of byte i / 8), for the functions whose messages are
+    /// bit strings ([`AlgorithmInfo::takes_bits`]); an error for the
+    /// others, and when `data` holds fewer than `nbits` bits. After a
+    /// length that is not a whole number of bytes, further input is
+    /// absorbed bit by bit (slowly): put the partial byte last.
+    pub fn update_bits(&mut self, data: &[u8], nbits: usize) -> Result<()> {
+        match &mut self.inner {
+            Inner::Sponge(h) => h.update_bits(data, nbits),
+            _ => Err(Error::InvalidParameter(
+                "bit-length input is taken only by SHA3-*, SHAKE*, Keccak-* and raw keccak",
+            )),
+        }
+    }
+
     /// Announce the length of the input that [`update`](Self::update)
     /// will feed next, for hashing it as one piece: TupleHash then hashes
     /// the whole input as one tuple element (encode_string needs its length
@@ -661,12 +689,19 @@ impl Hasher {
     /// length.
     pub fn try_finalize(self) -> Result<Vec<u8>> {
         let n = self.out_len;
-        let l = n as u128 * 8;
+        Ok(self.try_finalize_reader()?.read_vec(n))
+    }
+
+    /// [`finalize_reader`](Self::finalize_reader), or an error when an
+    /// input announced with [`with_input_length`](Self::with_input_length)
+    /// had another length.
+    pub fn try_finalize_reader(self) -> Result<XofReader> {
+        let l = self.out_len as u128 * 8;
         let bound = |xof: bool| if xof { 0 } else { l };
         match self.inner {
-            Inner::TupleStream128(h, x) => Ok(h.try_finish(bound(x))?.read_vec(n)),
-            Inner::TupleStream256(h, x) => Ok(h.try_finish(bound(x))?.read_vec(n)),
-            _ => Ok(self.finalize()),
+            Inner::TupleStream128(h, x) => h.try_finish(bound(x)),
+            Inner::TupleStream256(h, x) => h.try_finish(bound(x)),
+            inner => Ok(Hasher { inner, ..self }.finalize_reader()),
         }
     }
 
@@ -756,6 +791,47 @@ pub fn new_boxed(name: &str, params: &Params) -> Result<Box<Hasher>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_input_where_messages_are_bit_strings() {
+        let data = [0xa5u8, 0x3c, 0x0f];
+        for nbits in [0usize, 1, 5, 8, 13, 23, 24] {
+            let mut r = Hasher::new("sha3-256", &Params::default()).unwrap();
+            r.update(b"prefix");
+            r.update_bits(&data, nbits).unwrap();
+            let mut f = fips202::Sha3_256::new();
+            f.update(b"prefix");
+            f.update_bits(&data, nbits).unwrap();
+            assert_eq!(r.finalize(), f.finalize(), "{nbits} bits");
+        }
+        for a in list() {
+            assert_eq!(
+                a.takes_bits(),
+                matches!(
+                    a.construction,
+                    Construction::Sponge(_) | Construction::RawKeccak
+                ),
+                "{}",
+                a.name
+            );
+        }
+        let mut kt = Hasher::new("kt128", &Params::default()).unwrap();
+        assert!(kt.update_bits(&data, 5).is_err());
+        let mut sha = Hasher::new("sha3-256", &Params::default()).unwrap();
+        assert!(sha.update_bits(&data, 25).is_err(), "more bits than bytes");
+    }
+
+    #[test]
+    fn checked_reader_reports_a_wrong_announced_length() {
+        let h = Hasher::new("tuplehash128", &Params::default()).unwrap();
+        let mut short = h.clone().with_input_length(5);
+        short.update(b"abc");
+        assert!(short.try_finalize_reader().is_err());
+        let mut right = h.with_input_length(3);
+        right.update(b"abc");
+        let mut reader = right.clone().try_finalize_reader().unwrap();
+        assert_eq!(reader.read_vec(32), right.finalize());
+    }
 
     #[test]
     fn every_entry_constructs_with_defaults() {
