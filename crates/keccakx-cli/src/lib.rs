@@ -11,7 +11,8 @@
 //!   (parallel, results in order), [`input`] (one input, bounded memory;
 //!   [`mapguard`], [`openlimit`]);
 //! * the command line: [`cli`] (clap), [`params`] (to the library's
-//!   parameters), [`algo`] (the algorithms and their validation);
+//!   parameters), [`algo`] (the algorithms and their validation),
+//!   [`reading`] (sha3sum's reading modes: universal newlines, bits);
 //! * around them: [`output`] (standard output, broken pipes), [`progress`],
 //!   [`escape`] (file names as coreutils writes them), [`stdio`];
 //! * [`error`] (a leaf): how a command ends, and the one table from that to
