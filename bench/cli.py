@@ -15,6 +15,8 @@ Contenders (each skipped, and said so, when its program is missing):
   paper's D = 4, r = 1024 at H = 2 and 4, on 1 thread and on all;
   openssl dgst -sha3-256 and -shake128 (OpenSSL's scalar Keccak);
   rhash --sha3-256 (Debian package rhash);
+  sha3sum -a 256 (Perl's Digest::SHA3, Debian package libdigest-sha3-perl:
+  the tool whose options and lines `keccakx sum` reproduces);
   b3sum (BLAKE3's CLI: `cargo install b3sum`) on 1 thread and on all;
   XKCP's K12 on one thread over a memory map of the file
   (target/release/xkcp-k12sum, `cargo build --release -p keccakx-bench
@@ -31,7 +33,7 @@ bytes; N of FILE-SIZE bytes), read once before timing so that every program
 hashes from the page cache. Each round runs every contender once, in turn; a
 contender's figure is the median over rounds (and its fastest). Every run of
 a contender must print the same digests; keccakx's SHA3-256 and SHAKE128
-digests must equal OpenSSL's (and rhash's), and keccakx on 1 thread must
+digests must equal OpenSSL's (and rhash's and sha3sum's), and keccakx on 1 thread must
 equal keccakx on all threads.
 
 Writes bench/results/cli-<date>.json, .md (the table) and .png (a bar chart).
@@ -75,6 +77,7 @@ def contenders(kx, b3, cores, xkcp=None, compare=None):
         ("openssl dgst -sha3-256", 1, ["openssl", "dgst", "-sha3-256"], last),
         ("openssl dgst -shake128 (32 B)", 1, ["openssl", "dgst", "-shake128", "-xoflen", "32"], last),
         ("rhash --sha3-256", 1, ["rhash", "--sha3-256"], first),
+        ("sha3sum -a 256", 1, ["sha3sum", "-a", "256"], first),
         ("sha256sum", 1, ["sha256sum"], first),
         ("b2sum", 1, ["b2sum"], first),
     ]
@@ -259,6 +262,7 @@ def main():
             same(("keccakx SHA3-256", 1), ("keccakx SHA3-256", cores), f"keccakx SHA3-256 on 1 thread = on {cores}")
             same(("keccakx SHAKE128 (32 B)", 1), ("openssl dgst -shake128 (32 B)", 1), "keccakx SHAKE128 = OpenSSL's")
             same(("keccakx SHA3-256", 1), ("rhash --sha3-256", 1), "keccakx SHA3-256 = rhash's")
+            same(("keccakx SHA3-256", 1), ("sha3sum -a 256", 1), "keccakx SHA3-256 = sha3sum's")
             for kt in ("KT128", "KT256"):
                 same((f"keccakx {kt}", 1), (f"keccakx {kt}", cores), f"keccakx {kt} on 1 thread = on {cores}")
             same(("keccakx KT128", 1), ("keccakx KT128 --no-mmap", cores), "keccakx KT128 with --no-mmap = mapped")

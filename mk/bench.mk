@@ -66,11 +66,11 @@ bench-memory: deps-rust
 	$(TIMED) $(PYTHON) bench/memory.py --keccakx target/release/keccakx
 
 # `keccakx sum` against the command-line hashers users have (b3sum, openssl
-# dgst, rhash, sha256sum, b2sum) and XKCP's K12 over a memory map
+# dgst, rhash, sha3sum, sha256sum, b2sum) and XKCP's K12 over a memory map
 # (bench/src/bin/xkcp-k12sum.rs) on one cached 1 GiB file and on 4096 files
 # of 64 KiB: wall time of the whole process. Before/after runs of a change:
 #   make bench-cli BENCH_CLI_ARGS="--compare /path/to/old/keccakx --only '^keccakx|XKCP'"
-# Installs b3sum into bench/.tools (cargo install) and rhash
+# Installs b3sum into bench/.tools (cargo install) and rhash and sha3sum
 # (apt) when missing; a contender that cannot be had is skipped and named.
 #   make bench-cli                      (~2 min)
 #   make bench-cli BENCH_CLI_ARGS="--size 268435456 --rounds 3"
@@ -85,10 +85,10 @@ bench-cli: deps-rust bench-cpu-deps
 	  $(CARGO) install b3sum --locked --root bench/.tools -q || \
 	  echo "bench-cli: could not install b3sum; its rows are skipped"
 	@need=""; \
-	for p in rhash python3-matplotlib; do dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; done; \
+	for p in rhash libdigest-sha3-perl python3-matplotlib; do dpkg -s $$p >/dev/null 2>&1 || need="$$need $$p"; done; \
 	if [ -n "$$need" ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$need >/dev/null ) \
-	    || echo "bench-cli: could not install$$need (rhash's row or the plot is skipped)"; \
+	    || echo "bench-cli: could not install$$need (rhash's or sha3sum's row or the plot is skipped)"; \
 	fi
 	$(TIMED) $(PYTHON) bench/cli.py --out $(BENCH_CLI_JSON) $(BENCH_CLI_ARGS)
