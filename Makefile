@@ -8,6 +8,9 @@ CARGO ?= cargo
 PYTHON ?= python3
 TEST_TARGETS :=
 BENCH_TARGETS :=
+# The cargo profile the test suite builds with (Cargo.toml: release without
+# LTO, quicker to compile); its binaries are in target/$(TEST_PROFILE).
+TEST_PROFILE := suite
 # Timing runs hold this lock when it is set (BENCH_LOCK=/path/to/lock, in the
 # environment or on the command line), so that benchmarks started by several
 # people on one shared machine never overlap.
@@ -27,7 +30,7 @@ test-rust: deps-rust
 	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
 	$(PYTHON) tools/module_cycles.py
 	CARGO=$(CARGO) sh tools/check_no_std.sh
-	$(CARGO) test --release --workspace --exclude keccakx-py --exclude keccakx-bench
+	$(CARGO) test --profile $(TEST_PROFILE) --workspace --exclude keccakx-py --exclude keccakx-bench
 
 TEST_TARGETS := test-rust $(TEST_TARGETS)
 

@@ -8,13 +8,19 @@
 #                   in all its modes, each checking the other's lists
 #                   (tests/cli/sha3sum_compat.py, ~5 s); the CLI's Rust tests run in
 #                   test-rust (cargo test)
-.PHONY: demo build-cli deps-cli-python deps-cli-sha3sum test-cli
+.PHONY: demo build-cli build-cli-test deps-cli-python deps-cli-sha3sum test-cli
 
 CLI_TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 CLI_BIN := $(CLI_TARGET_DIR)/release/keccakx
+# The binary the test targets run: the test profile's, which `make
+# test-rust` has built already.
+CLI_TEST_BIN := $(CLI_TARGET_DIR)/$(TEST_PROFILE)/keccakx
 
 build-cli: deps-rust
 	$(CARGO) build --release -p keccakx-cli
+
+build-cli-test: deps-rust
+	$(CARGO) build --profile $(TEST_PROFILE) -p keccakx-cli
 
 demo: build-cli
 	@bash examples/demo.sh $(CLI_BIN)
@@ -38,12 +44,12 @@ deps-cli-sha3sum:
 		|| { apt-get update -qq && apt-get install -y -qq libdigest-sha3-perl >/dev/null; }; }
 	@command -v sha3sum >/dev/null || { echo "test-cli: sha3sum could not be installed"; exit 1; }
 
-test-cli: build-cli deps-cli-python deps-cli-sha3sum
-	$(PYTHON) tests/cli/crosscheck.py --bin $(CLI_BIN)
-	$(PYTHON) tests/cli/sha3sum_compat.py --bin $(CLI_BIN)
+test-cli: build-cli-test deps-cli-python deps-cli-sha3sum
+	$(PYTHON) tests/cli/crosscheck.py --bin $(CLI_TEST_BIN)
+	$(PYTHON) tests/cli/sha3sum_compat.py --bin $(CLI_TEST_BIN)
 	@# bench/cli.py on 1 MiB and 16 files, one round: it runs, and its digest checks hold
 	@# (keccakx = openssl dgst where OpenSSL's CLI is installed).
-	@d=$$(mktemp -d) && $(PYTHON) bench/cli.py --keccakx $(CLI_BIN) --size 1048576 --files 16 --rounds 1 \
+	@d=$$(mktemp -d) && $(PYTHON) bench/cli.py --keccakx $(CLI_TEST_BIN) --size 1048576 --files 16 --rounds 1 \
 	  --out $$d/cli.json > $$d/log 2>&1 || { cat $$d/log; rm -rf $$d; exit 1; }; \
 	  grep '^Checks' $$d/log; rm -rf $$d
 

@@ -21,8 +21,8 @@ deps-cluster: build-python
 	@$(PY_BIN) -c 'import distributed, fsspec, s3fs, moto.server, boto3' 2>/dev/null || \
 		$(PY_BIN) -m pip install -q --disable-pip-version-check $(CLUSTER_PY_DEPS)
 
-test-cluster: deps-cluster build-cli
-	cd tests/distributed && KECCAKX_BIN=$(CLI_BIN) timeout 900 $(PY_BIN) -m pytest -q -p no:cacheprovider .
+test-cluster: deps-cluster build-cli-test
+	cd tests/distributed && KECCAKX_BIN=$(CLI_TEST_BIN) timeout 900 $(PY_BIN) -m pytest -q -p no:cacheprovider .
 
 demo-cluster: deps-cluster build-cli
 	@d=$$(mktemp -d) && head -c 100000000 /dev/urandom > $$d/demo.bin && \

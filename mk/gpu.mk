@@ -47,7 +47,7 @@ deps-gpu:
 test-gpu: deps-gpu deps-rust
 	KECCAKX_NVRTC_LIB=$(GPU_NVRTC_LIB) KECCAKX_REQUIRE_NVRTC=1 KECCAKX_REQUIRE_GXX=1 \
 		KECCAKX_CUOBJDUMP=$(GPU_CUOBJDUMP) KECCAKX_REQUIRE_SASS=1 \
-		$(CARGO) test --release $(GPU_CARGO_SEL) --test nvrtc_compile --test emulation --test sass
+		$(CARGO) test --profile $(TEST_PROFILE) $(GPU_CARGO_SEL) --test nvrtc_compile --test emulation --test sass
 
 TEST_TARGETS += test-gpu
 
