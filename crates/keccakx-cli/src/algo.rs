@@ -150,8 +150,8 @@ fn squash(s: &str) -> String {
 /// (`sha3_256`, `SHA3-256`, `keccak256`, `treeli`, `Skein512-256`), or
 /// one of sha3sum's numbers (`256`, `128000`; see [`sha3sum_name`]).
 pub fn find(name: &str) -> Option<&'static AlgInfo> {
-    if let Some((_, canonical, _)) = SHA3SUM_NAMES.iter().find(|(n, _, _)| *n == name.trim()) {
-        return find(canonical);
+    if let Some((info, _)) = sha3sum_name(name) {
+        return Some(info);
     }
     if let Some(r) = registry::find(name) {
         return all().iter().find(|a| a.name == r.name);
