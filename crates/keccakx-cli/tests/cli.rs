@@ -1260,6 +1260,7 @@ fn b3sum_and_sha3sum_options() {
     refused(&["sum", "--no-names", "--tag", "f"], "--tag");
     refused(&["sum", "-U", "--tag", "f"], "--tag");
     refused(&["sum", "-0", "-a", "kt128", "f"], "bits mode");
+    refused(&["sum", "-U", "-a", "tuplehash128", "f"], "TupleHash");
     refused(&["sum", "-a", "1024", "f"], "unknown algorithm");
     // The GPU hashes bytes as they are; the reading modes stay on the CPU.
     let o = run_in(&dir, &args(&["sum", "-U", "--backend", "gpu", "f"]), b"");
