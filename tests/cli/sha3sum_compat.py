@@ -11,7 +11,9 @@ a space and a backslash) and must print the same output. Then each checks the
 other's lists: keccakx's `--check` reads sha3sum's lines (marks ' ', '*',
 'U', '^'; SHAKE lines told apart by length, without -a) and sha3sum reads
 ours; a list with one digest changed must fail in keccakx with FAILED and
-exit status 1. Standard input is compared too.
+exit status 1. Standard input is compared too, and keccakx run through a
+link named `sha3sum` must answer sha3sum's own command lines (its default
+algorithm, SHA3-224, included).
 
 Exit status 1 on any difference; 2 when sha3sum is not installed.
 
@@ -124,6 +126,18 @@ def main():
                 if got.stdout != want.stdout:
                     failures.append(f"-a {alg} {' '.join(flags)} from stdin: "
                                     f"{got.stdout!r} != {want.stdout!r}")
+        # keccakx through a link named sha3sum: the same command lines, no -a.
+        link_dir = os.path.join(d, "link")
+        os.mkdir(link_dir)
+        link = os.path.join(link_dir, "sha3sum")
+        os.symlink(os.path.abspath(args.bin), link)
+        for v in [[], ["-b"], ["-U"], ["-0"], ["--tag"]]:
+            want = run(perl + v + names, d)
+            got = run([link] + v + names, d)
+            compared += len(names)
+            if got.stdout != want.stdout or got.returncode != want.returncode:
+                failures.append(f"keccakx as sha3sum {' '.join(v)}: output differs "
+                                f"(rc {got.returncode}) {got.stderr.decode()[:300]}")
         # Each tool checks the other's list (no -a: lines by their length).
         for writer, reader, cmd in [("sha3sum", "keccakx", keccakx), ("keccakx", "sha3sum", perl)]:
             path = os.path.join(d, f"{writer}.sums")

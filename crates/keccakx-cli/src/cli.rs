@@ -14,6 +14,7 @@ pub const MAX_LENGTH: usize = 1 << 20;
 #[command(
     name = "keccakx",
     version,
+    propagate_version = true,
     about = "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
              TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c], tree mode LI) \
              and the SHA-3 finalists BLAKE, Groestl, JH, Skein.",
@@ -86,7 +87,9 @@ file failed, 2 for invalid arguments.\n\n\
 Examples:\n  keccakx sum file.iso\n  keccakx sum -a shake128 -l 64 *.bin\n  \
 keccakx sum -a kmac256 --key-file k.bin --customization app msg\n  \
 keccakx sum -a keccak --rate 1088 --capacity 512 --suffix 0x06 f   (= SHA3-256)\n  \
-keccakx sum --tag -a kt128 * > SUMS && keccakx sum -c SUMS"
+keccakx sum --tag -a kt128 * > SUMS && keccakx sum -c SUMS\n\n\
+Run through a link named sha3sum, keccakx is `keccakx sum` with sha3sum's default \
+algorithm, SHA3-224 (-a 224): a drop-in for Perl's sha3sum."
     )]
     Sum(SumArgs),
     /// List every algorithm with its parameters, default length and specification.

@@ -32,14 +32,33 @@ fn main() -> ExitCode {
 }
 
 fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
-    let cli = Cli::try_parse().map_err(Error::Clap)?;
+    let (argv, default_algorithm) = personality(std::env::args_os().collect());
+    let cli = Cli::try_parse_from(argv).map_err(Error::Clap)?;
     let engine_source = setup(&cli.global)?;
     match &cli.command {
-        Command::Sum(args) => sum_main(args, &cli.global, progress),
+        Command::Sum(args) => sum_main(args, &cli.global, default_algorithm, progress),
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
     }
+}
+
+/// `keccakx` run through a link named `sha3sum` is `keccakx sum` with
+/// sha3sum's default algorithm, SHA3-224: a drop-in for Perl's sha3sum,
+/// whose options and lines `sum` shares. Returns the arguments to parse and
+/// the default `-a`.
+fn personality(mut argv: Vec<OsString>) -> (Vec<OsString>, &'static str) {
+    let as_sha3sum = argv
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .is_some_and(|n| n == "sha3sum");
+    if as_sha3sum {
+        // Messages and help name what runs: `keccakx sum`.
+        argv[0] = OsString::from("keccakx");
+        argv.insert(1, OsString::from("sum"));
+        return (argv, "sha3-224");
+    }
+    (argv, DEFAULT_ALGORITHM)
 }
 
 /// Print the error a run ended with: `keccakx: MESSAGE` on standard error,
@@ -96,9 +115,10 @@ fn setup(g: &GlobalArgs) -> Result<String, Error> {
 fn sum_main(
     a: &SumArgs,
     g: &GlobalArgs,
+    default_algorithm: &str,
     progress: &mut Option<progress::Reporter>,
 ) -> Result<Outcome, Error> {
-    let name = a.algorithm.as_deref().unwrap_or(DEFAULT_ALGORITHM);
+    let name = a.algorithm.as_deref().unwrap_or(default_algorithm);
     let info = find(name).ok_or_else(|| {
         Error::Usage(format!(
             "-a {name}: unknown algorithm (run `keccakx list` for the names)"

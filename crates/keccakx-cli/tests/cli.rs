@@ -1267,6 +1267,16 @@ fn b3sum_and_sha3sum_options() {
     assert_eq!(code(&o), 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("run on the CPU"));
 
+    // Through a link named sha3sum: `keccakx sum` with sha3sum's default, SHA3-224.
+    let link = dir.join("sha3sum");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    let o = run_prog(link.to_str().unwrap(), &dir, &args(&["g"]), b"");
+    assert_eq!(code(&o), 0);
+    let h224 = hex(&keccakx::fips202::Sha3_224::digest(b"second"));
+    assert_eq!(o.stdout, format!("{h224}  g\n").as_bytes());
+    let o = run_prog(link.to_str().unwrap(), &dir, &args(&["--version"]), b"");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("keccakx"));
+
     // sha3sum's modes and names: marks in the lines, and --check reads them.
     let universal = hex(&Sha3_256::digest(b"first\nfile\n"));
     assert_eq!(
