@@ -169,11 +169,20 @@ md5_bench() {
 	EOF
 }
 step md5 20 md5_bench
-# 6. Nsight Compute on the permutation kernel, if installed.
+# 6. Nsight Compute on the permutation kernel, if installed: the funnel-shift
+# kernel and the one with rho's rotations on the FMA pipe (the IMAD trick),
+# for their pipe utilisation side by side.
+ncu_perm() {
+	local k rc=0
+	for k in kx_perm_r24 kx_perm_imad_rho_r24; do
+		ncu --target-processes all -k "regex:^$k\$" -c 1 \
+			--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
+			"$work/bin/keccakx-gpu-bench" --only perm || rc=1
+	done
+	return $rc
+}
 if command -v ncu >/dev/null 2>&1 && [ $quick = 0 ]; then
-	step ncu 70 ncu --target-processes all -k regex:kx_perm_r24 -c 1 \
-		--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
-		"$work/bin/keccakx-gpu-bench" --only perm
+	step ncu 100 ncu_perm
 else
 	echo "step ncu: SKIPPED ($(command -v ncu >/dev/null 2>&1 && echo 'quick mode' || echo 'ncu not installed'))" | tee -a "$summary"
 fi

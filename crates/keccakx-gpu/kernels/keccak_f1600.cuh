@@ -8,7 +8,12 @@
 // Two lane representations, chosen by template parameter:
 //   KxSplit  a 64-bit lane as two 32-bit halves; a rotation is two funnel
 //            shifts (SHF.L.W), theta/chi are 3-input logic ops (LOP3);
-//   KxU64    native 64-bit integers, left to the compiler (for comparison).
+//   KxU64    native 64-bit integers, left to the compiler (for comparison);
+//   KxSplitImad<MASK>
+//            KxSplit with the rotations whose amount is in MASK built from
+//            integer multiplies (IMAD, IMAD.HI), which issue to the FMA pipe,
+//            instead of funnel shifts on the ALU pipe that LOP3 shares (the
+//            "IMAD trick" of issue 20: the ALU pipe bounds the round).
 // Rounds are fully unrolled with the round constants as immediates for
 // nr = 24 (Keccak-f[1600]) and nr = 12 (TurboSHAKE / KangarooTwelve);
 // kx_permute_n runs any nr in 1..24 as a loop over a constant table.
@@ -26,6 +31,7 @@ typedef unsigned int kx_u32;
 typedef unsigned long long kx_u64;
 KX_DEV kx_u32 kx_fshl(kx_u32 lo, kx_u32 hi, kx_u32 s) { return __funnelshift_l(lo, hi, s); }
 KX_DEV kx_u32 kx_fshr(kx_u32 lo, kx_u32 hi, kx_u32 s) { return __funnelshift_r(lo, hi, s); }
+KX_DEV kx_u32 kx_mulhi(kx_u32 a, kx_u32 b) { return __umulhi(a, b); }
 #else
 // Host emulation: the same code as portable C++.
 #include <cstdint>
@@ -44,7 +50,18 @@ KX_DEV kx_u32 kx_fshr(kx_u32 lo, kx_u32 hi, kx_u32 s) {
     s &= 31;
     return s ? (lo >> s) | (hi << (32 - s)) : lo;
 }
+// __umulhi: the high 32 bits of the 64-bit product.
+KX_DEV kx_u32 kx_mulhi(kx_u32 a, kx_u32 b) { return (kx_u32)(((kx_u64)a * b) >> 32); }
 #endif
+
+// Powers of two for the IMAD rotations, read from constant memory: ptxas
+// cannot know them, so it cannot turn the multiplies back into shifts.
+KX_CONSTANT kx_u32 kx_pow2[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31,
+};
 
 // ---------------------------------------------------------------- lane types
 // (KX_MDEV: member functions; KX_DEV: free functions.)
@@ -96,6 +113,47 @@ struct KxSplit {
     }
     static KX_MDEV T xor_rc(T a, kx_u64 rc) { return make(a.lo ^ (kx_u32)rc, a.hi ^ (kx_u32)(rc >> 32)); }
 };
+
+// KxSplit whose rotations by an amount N with bit N of MASK set are made of
+// multiplies by m = 2^n: for 0 < n < 32 and the lane (lo, hi),
+//   new hi = hi * m + hi32(lo * m)    (hi << n, plus the bits lo shifts out)
+//   new lo = lo * m + hi32(hi * m)
+// (the additions never carry: the bits added are below n), four IMAD /
+// IMAD.HI on 32-bit registers, where the funnel shifts take two ALU ops.
+// A rotation by N >= 32 swaps the halves first (free: register naming) and
+// rotates by N - 32. (Forming the 64-bit products with IMAD.WIDE instead
+// costs register pairs, moves and adds on the ALU pipe: tried, SASS in
+// bench/NOTES.md.)
+template <kx_u64 MASK>
+struct KxSplitImad : KxSplit {
+    template <int N>
+    static KX_MDEV T rol(T a) {
+        if constexpr (N == 0 || N == 32 || ((MASK >> N) & 1) == 0) {
+            return KxSplit::template rol<N>(a);
+        } else {
+            constexpr int n = N & 31;
+            const kx_u32 lo = N < 32 ? a.lo : a.hi;
+            const kx_u32 hi = N < 32 ? a.hi : a.lo;
+            const kx_u32 m = kx_pow2[n];
+            return make(lo * m + kx_mulhi(hi, m), hi * m + kx_mulhi(lo, m));
+        }
+    }
+};
+
+// The rotation amounts of rho (FIPS 202 Table 2), as a MASK for
+// KxSplitImad: all of them, theta's rotations by 1 among them ...
+#define KX_IMAD_ALL_RHO                                                                            \
+    ((1ULL << 1) | (1ULL << 62) | (1ULL << 28) | (1ULL << 27) | (1ULL << 36) | (1ULL << 44) |     \
+     (1ULL << 6) | (1ULL << 55) | (1ULL << 20) | (1ULL << 3) | (1ULL << 10) | (1ULL << 43) |      \
+     (1ULL << 25) | (1ULL << 39) | (1ULL << 41) | (1ULL << 45) | (1ULL << 15) | (1ULL << 21) |    \
+     (1ULL << 8) | (1ULL << 18) | (1ULL << 2) | (1ULL << 61) | (1ULL << 56) | (1ULL << 14))
+// ... or rho's only (all but the amount 1, which theta's five share with
+// one rho lane) ...
+#define KX_IMAD_RHO (KX_IMAD_ALL_RHO & ~(1ULL << 1))
+// ... or half of rho's 24 (every other lane of the round's order; not 1).
+#define KX_IMAD_HALF_RHO                                                                           \
+    ((1ULL << 62) | (1ULL << 27) | (1ULL << 44) | (1ULL << 55) | (1ULL << 3) | (1ULL << 43) |     \
+     (1ULL << 39) | (1ULL << 45) | (1ULL << 21) | (1ULL << 18) | (1ULL << 61) | (1ULL << 14))
 
 // A lane as a native 64-bit integer.
 struct KxU64 {

@@ -13,6 +13,14 @@
 // Lane q of state number s before the first permutation.
 KX_DEV kx_u64 kx_perm_init(kx_u64 s, kx_u32 q) { return ((s << 5) | q) * 0x9E3779B97F4A7C15ULL; }
 
+// The IMAD trick (keccak_f1600.cuh, KxSplitImad): every rotation on the FMA
+// pipe (29 a round), rho's (23: not the amount 1), or half of rho's (12).
+// For the GPU run to measure against kx_perm_r24, which pipe mix is fastest
+// (the host emulation runs them too).
+typedef KxSplitImad<KX_IMAD_ALL_RHO> KxImadAll;
+typedef KxSplitImad<KX_IMAD_RHO> KxImadRho;
+typedef KxSplitImad<KX_IMAD_HALF_RHO> KxImadHalf;
+
 #if defined(__CUDACC__)
 
 template <class L, int ROUNDS>
@@ -40,5 +48,8 @@ KX_DEV void kx_perm_bench(kx_u64* out, kx_u32 iters, kx_u64 nstates) {
 KX_PERM_ENTRY(kx_perm_r24, KxSplit, 24)
 KX_PERM_ENTRY(kx_perm_r12, KxSplit, 12)
 KX_PERM_ENTRY(kx_perm_u64_r24, KxU64, 24)
+KX_PERM_ENTRY(kx_perm_imad_r24, KxImadAll, 24)
+KX_PERM_ENTRY(kx_perm_imad_rho_r24, KxImadRho, 24)
+KX_PERM_ENTRY(kx_perm_imad_half_r24, KxImadHalf, 24)
 
 #endif  // __CUDACC__

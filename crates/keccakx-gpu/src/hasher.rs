@@ -131,6 +131,13 @@ pub enum PermKernel {
     FastU64,
     /// 25 threads per state in shared memory, 24 rounds (kx_paper_perm).
     Paper,
+    /// Fast24 with every rotation built from IMAD/IMAD.HI on the FMA pipe
+    /// (kx_perm_imad_r24; kernels/keccak_f1600.cuh, KxSplitImad).
+    Imad24,
+    /// Rho's rotations from IMAD, theta's by funnel shifts (kx_perm_imad_rho_r24).
+    ImadRho24,
+    /// Half of rho's rotations from IMAD (kx_perm_imad_half_r24).
+    ImadHalf24,
 }
 
 impl PermKernel {
@@ -1299,6 +1306,24 @@ fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
             "kx_paper_perm",
             25 * PAPER_STATES,
             PAPER_STATES as u64,
+        ),
+        PermKernel::Imad24 => (
+            Module::Perm,
+            "kx_perm_imad_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::ImadHalf24 => (
+            Module::Perm,
+            "kx_perm_imad_half_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::ImadRho24 => (
+            Module::Perm,
+            "kx_perm_imad_rho_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
         ),
     }
 }

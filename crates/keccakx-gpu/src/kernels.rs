@@ -101,7 +101,14 @@ impl Module {
             ],
             Module::Batch12 => &["kx_batch_r12", "kx_batch_async_r12", "kx_batch_direct_r12"],
             Module::BatchN => &["kx_batch_rn"],
-            Module::Perm => &["kx_perm_r24", "kx_perm_r12", "kx_perm_u64_r24"],
+            Module::Perm => &[
+                "kx_perm_r24",
+                "kx_perm_r12",
+                "kx_perm_u64_r24",
+                "kx_perm_imad_r24",
+                "kx_perm_imad_rho_r24",
+                "kx_perm_imad_half_r24",
+            ],
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
         }
     }

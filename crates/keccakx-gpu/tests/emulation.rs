@@ -438,7 +438,9 @@ fn permutations_match_the_cpu() {
             a
         })
         .collect();
-    for lane_u64 in [0u64, 1] {
+    // Lane types: KxSplit, KxU64, and KxSplitImad with every rotation,
+    // rho's, and half of rho's (harness.cpp).
+    for lane_u64 in [0u64, 1, 2, 3, 4] {
         for (template, rounds) in [
             (24u64, 24usize),
             (12, 12),

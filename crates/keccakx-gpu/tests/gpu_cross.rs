@@ -360,6 +360,9 @@ fn permutation_kernels_match_the_cpu() {
         PermKernel::Fast12,
         PermKernel::FastU64,
         PermKernel::Paper,
+        PermKernel::Imad24,
+        PermKernel::ImadRho24,
+        PermKernel::ImadHalf24,
     ] {
         let states = 10_000u64;
         let (secs, v) = gpu.perm_run(k, states, 3).unwrap();

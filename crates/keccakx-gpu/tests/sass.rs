@@ -292,6 +292,54 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     );
     assert!((mix12.loop_instructions as f64 / 12.0 - total24).abs() < 2.0);
 
+    // The IMAD-trick variants (kernels/keccak_f1600.cuh, KxSplitImad): each
+    // rotation it covers (theta's five by 1 and rho's 24 a round, rho's 23
+    // but the one by 1, or 12 of rho's) is four IMAD/IMAD.HI instead of two
+    // SHF. ptxas must not turn the multiplies back into shifts.
+    let imad: Vec<(&str, Mix)> = [
+        ("kx_perm_imad_r24", 29usize),
+        ("kx_perm_imad_rho_r24", 23),
+        ("kx_perm_imad_half_r24", 12),
+    ]
+    .into_iter()
+    .map(|(name, rotations)| {
+        let mix = round_mix(&all[name].1, 24);
+        let body = all[name].1.loop_body().unwrap();
+        let spills_in_loop = body
+            .iter()
+            .filter(|t| matches!(Kernel::opcode(t), "LDL" | "STL"))
+            .count();
+        eprintln!("{name}: {spills_in_loop} local loads/stores in the permutation loop");
+        let mut ops: BTreeMap<String, usize> = BTreeMap::new();
+        for t in &body {
+            let full: String = t.trim_start().split(' ').next().unwrap_or("").to_string();
+            *ops.entry(full).or_default() += 1;
+        }
+        eprintln!("{name}: opcodes {ops:?}");
+        let per = |op: &str| mix.counts[op] as f64 / 24.0;
+        eprintln!(
+            "{name}: mix per round {:?}",
+            mix.counts
+                .iter()
+                .map(|(k, v)| (*k, *v as f64 / 24.0))
+                .collect::<Vec<_>>()
+        );
+        let want_imad = (4 * rotations) as f64;
+        assert!(
+            per("IMAD") >= want_imad,
+            "{name}: {} IMAD a round, want {want_imad}",
+            per("IMAD")
+        );
+        let shf24 = mix24.counts["SHF"] as f64 / 24.0;
+        assert!(
+            per("SHF") <= shf24 - 2.0 * rotations as f64 + 0.5,
+            "{name}: {} SHF a round (kx_perm_r24: {shf24})",
+            per("SHF")
+        );
+        (name, mix)
+    })
+    .collect();
+
     // The record.
     let mut j = String::new();
     let (maj, min) = nv.version();
@@ -304,10 +352,12 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let _ = writeln!(j, "  \"nvrtc\": \"{maj}.{min}\",");
     let _ = writeln!(j, "  \"arch\": \"{}\",", TARGET.arch_flag());
     let _ = writeln!(j, "  \"permutation_round\": {{");
-    for (i, (name, mix)) in [("kx_perm_r24", &mix24), ("kx_perm_r12", &mix12)]
-        .iter()
-        .enumerate()
-    {
+    let rounds_rec: Vec<(&str, &Mix)> = [("kx_perm_r24", &mix24), ("kx_perm_r12", &mix12)]
+        .into_iter()
+        .chain(imad.iter().map(|(n, m)| (*n, m)))
+        .collect();
+    let last = rounds_rec.len() - 1;
+    for (i, (name, mix)) in rounds_rec.iter().enumerate() {
         let _ = writeln!(j, "    \"{name}\": {{");
         let _ = writeln!(j, "      \"rounds\": {},", mix.rounds);
         let _ = writeln!(j, "      \"loop_instructions\": {},", mix.loop_instructions);
@@ -323,7 +373,7 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
             .collect();
         let _ = writeln!(j, "      \"per_round_mix\": {{{}}},", parts.join(", "));
         let _ = writeln!(j, "      \"model_per_round\": {MODEL_PER_ROUND}");
-        let _ = writeln!(j, "    }}{}", if i == 0 { "," } else { "" });
+        let _ = writeln!(j, "    }}{}", if i < last { "," } else { "" });
     }
     let _ = writeln!(j, "  }},");
     let _ = writeln!(j, "  \"kernels\": {{");

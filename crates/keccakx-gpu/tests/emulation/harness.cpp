@@ -172,7 +172,10 @@ int main() {
         std::vector<kx_u64> lanes(count * 25);
         for (auto& v : lanes) v = rd();
         if (lane_type == 0) run_perm<KxSplit>(rounds_t, runtime_rounds, lanes);
-        else run_perm<KxU64>(rounds_t, runtime_rounds, lanes);
+        else if (lane_type == 1) run_perm<KxU64>(rounds_t, runtime_rounds, lanes);
+        else if (lane_type == 2) run_perm<KxImadAll>(rounds_t, runtime_rounds, lanes);
+        else if (lane_type == 3) run_perm<KxImadRho>(rounds_t, runtime_rounds, lanes);
+        else run_perm<KxImadHalf>(rounds_t, runtime_rounds, lanes);
         fwrite(lanes.data(), 8, lanes.size(), stdout);
         return 0;
     }

@@ -19,6 +19,9 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
         PermKernel::FastU64,
         PermKernel::Fast12,
         PermKernel::Paper,
+        PermKernel::Imad24,
+        PermKernel::ImadRho24,
+        PermKernel::ImadHalf24,
     ] {
         if dl.passed() {
             rows.push(obj![("kernel", format!("{k:?}")), ("skipped", "deadline")]);
@@ -88,5 +91,17 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
         g("FastU64") / 1e9,
         g("Paper") / 1e9,
         g("Fast24") / g("Paper")
+    ));
+    r.key(format!(
+        "perm/s with rotations from IMAD (the FMA pipe), 24 rounds: all {:.2} G, rho's {:.2} G, \
+         half of rho's {:.2} G; best / funnel shifts {:.2}x",
+        g("Imad24") / 1e9,
+        g("ImadRho24") / 1e9,
+        g("ImadHalf24") / 1e9,
+        ["Imad24", "ImadRho24", "ImadHalf24"]
+            .iter()
+            .map(|n| g(n))
+            .fold(f64::NAN, f64::max)
+            / g("Fast24")
     ));
 }
