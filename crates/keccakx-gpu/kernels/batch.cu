@@ -436,6 +436,10 @@ KX_BATCH_ENTRY(kx_batch_direct_r24, KxSplit, 24, 0)
 KX_BATCH_ENTRY(kx_batch_u64_r24, KxU64, 24, 1)
 KX_BATCH_ENTRY_LB(kx_batch_lb6_r24, KxSplit, 24, 1, 6)
 KX_BATCH_ENTRY_LB(kx_batch_direct_lb6_r24, KxSplit, 24, 0, 6)
+// rho's rotations on the FMA pipe (KxImadRho, keccak_f1600.cuh): for the
+// GPU runs to compare with kx_batch_r24 and kx_batch_direct_r24.
+KX_BATCH_ENTRY(kx_batch_imad_r24, KxImadRho, 24, 1)
+KX_BATCH_ENTRY(kx_batch_direct_imad_r24, KxImadRho, 24, 0)
 #endif
 #if !defined(KX_BATCH_SET) || KX_BATCH_SET == 12
 KX_BATCH_ENTRY(kx_batch_r12, KxSplit, 12, 1)

@@ -154,6 +154,12 @@ struct KxSplitImad : KxSplit {
 #define KX_IMAD_HALF_RHO                                                                           \
     ((1ULL << 62) | (1ULL << 27) | (1ULL << 44) | (1ULL << 55) | (1ULL << 3) | (1ULL << 43) |     \
      (1ULL << 39) | (1ULL << 45) | (1ULL << 21) | (1ULL << 18) | (1ULL << 61) | (1ULL << 14))
+// The three mixes the GPU runs compare with KxSplit (perm.cu, batch.cu):
+// every rotation on the FMA pipe (29 a round), rho's (23: not the amount 1,
+// which theta's five share), or half of rho's (12).
+typedef KxSplitImad<KX_IMAD_ALL_RHO> KxImadAll;
+typedef KxSplitImad<KX_IMAD_RHO> KxImadRho;
+typedef KxSplitImad<KX_IMAD_HALF_RHO> KxImadHalf;
 
 // A lane as a native 64-bit integer.
 struct KxU64 {

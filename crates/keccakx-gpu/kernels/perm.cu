@@ -13,14 +13,6 @@
 // Lane q of state number s before the first permutation.
 KX_DEV kx_u64 kx_perm_init(kx_u64 s, kx_u32 q) { return ((s << 5) | q) * 0x9E3779B97F4A7C15ULL; }
 
-// The IMAD trick (keccak_f1600.cuh, KxSplitImad): every rotation on the FMA
-// pipe (29 a round), rho's (23: not the amount 1), or half of rho's (12).
-// For the GPU run to measure against kx_perm_r24, which pipe mix is fastest
-// (the host emulation runs them too).
-typedef KxSplitImad<KX_IMAD_ALL_RHO> KxImadAll;
-typedef KxSplitImad<KX_IMAD_RHO> KxImadRho;
-typedef KxSplitImad<KX_IMAD_HALF_RHO> KxImadHalf;
-
 #if defined(__CUDACC__)
 
 template <class L, int ROUNDS>

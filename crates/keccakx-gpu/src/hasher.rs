@@ -67,11 +67,17 @@ pub enum BatchKernel {
     StagedCapped,
     /// `Direct` capped at 80 registers (24 rounds; else as `Direct`).
     DirectCapped,
+    /// `Staged` with rho's rotations from IMAD on the FMA pipe (24 rounds
+    /// only, else `Staged`; kernels/keccak_f1600.cuh, KxImadRho).
+    StagedImad,
+    /// `Direct` with rho's rotations from IMAD (24 rounds; else as `Direct`;
+    /// `StagedImad` where `Direct` cannot run).
+    DirectImad,
 }
 
 impl BatchKernel {
     /// Every choice, for benchmarks and tests.
-    pub const ALL: [BatchKernel; 8] = [
+    pub const ALL: [BatchKernel; 10] = [
         BatchKernel::Auto,
         BatchKernel::Staged,
         BatchKernel::DoubleBuffered,
@@ -80,6 +86,8 @@ impl BatchKernel {
         BatchKernel::Paper,
         BatchKernel::StagedCapped,
         BatchKernel::DirectCapped,
+        BatchKernel::StagedImad,
+        BatchKernel::DirectImad,
     ];
     fn code(self) -> u8 {
         self as u8
@@ -640,6 +648,11 @@ impl GpuHasher {
             BatchKernel::Auto => BatchKernel::Staged,
             BatchKernel::Direct | BatchKernel::DirectCapped if !direct_ok => BatchKernel::Staged,
             BatchKernel::DirectCapped if spec.rounds != 24 => BatchKernel::Direct,
+            BatchKernel::DirectImad if spec.rounds != 24 && direct_ok => BatchKernel::Direct,
+            BatchKernel::DirectImad | BatchKernel::StagedImad if spec.rounds != 24 => {
+                BatchKernel::Staged
+            }
+            BatchKernel::DirectImad if !direct_ok => BatchKernel::StagedImad,
             BatchKernel::StagedU64 | BatchKernel::StagedCapped if spec.rounds != 24 => {
                 BatchKernel::Staged
             }
@@ -669,6 +682,8 @@ impl GpuHasher {
             BatchKernel::DirectCapped => batch("kx_batch_direct_lb6_r24", 0),
             BatchKernel::StagedU64 => batch("kx_batch_u64_r24", staged_smem),
             BatchKernel::StagedCapped => batch("kx_batch_lb6_r24", staged_smem),
+            BatchKernel::DirectImad => batch("kx_batch_direct_imad_r24", 0),
+            BatchKernel::StagedImad => batch("kx_batch_imad_r24", staged_smem),
             BatchKernel::DoubleBuffered => batch(
                 if r24 {
                     "kx_batch_async_r24"

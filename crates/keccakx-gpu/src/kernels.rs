@@ -98,6 +98,8 @@ impl Module {
                 "kx_batch_u64_r24",
                 "kx_batch_lb6_r24",
                 "kx_batch_direct_lb6_r24",
+                "kx_batch_imad_r24",
+                "kx_batch_direct_imad_r24",
             ],
             Module::Batch12 => &["kx_batch_r12", "kx_batch_async_r12", "kx_batch_direct_r12"],
             Module::BatchN => &["kx_batch_rn"],

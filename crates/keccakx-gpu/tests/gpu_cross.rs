@@ -101,6 +101,8 @@ fn host_batches_match_the_cpu_for_every_kernel() {
         BatchKernel::Direct,
         BatchKernel::StagedU64,
         BatchKernel::Paper,
+        BatchKernel::StagedImad,
+        BatchKernel::DirectImad,
     ] {
         gpu.set_batch_kernel(kernel);
         for (name, spec, out_len) in specs() {

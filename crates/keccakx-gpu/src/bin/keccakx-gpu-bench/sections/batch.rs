@@ -84,6 +84,7 @@ fn device_resident(
             BatchKernel::Direct,
             BatchKernel::DoubleBuffered,
             BatchKernel::Staged,
+            BatchKernel::DirectImad,
         ]
     };
     let mut dev_rows = Vec::new();
