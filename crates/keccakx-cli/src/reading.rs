@@ -104,7 +104,8 @@ impl Translator {
         }
         match &mut self.state {
             State::Bytes => out(data),
-            State::Probe(_) => unreachable!("the probe ended above"),
+            // Not reached (the probe ended above); held, were it reached.
+            State::Probe(head) => head.extend_from_slice(data),
             State::Universal { after_cr } => {
                 for piece in data.chunks(PIECE) {
                     universal_newlines(piece, after_cr, &mut self.scratch);
