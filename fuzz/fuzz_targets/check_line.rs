@@ -1,7 +1,8 @@
 //! The `--check` line parser: any line parses or is refused without a
 //! panic, a parsed name never holds a NUL, and every line `keccakx sum`
-//! writes (GNU and BSD-tag formats, escaped names, sha3sum's marks) parses
-//! back to the same name, digest, algorithm and reading mode.
+//! writes (GNU and BSD-tag formats, escaped names, sha3sum's marks, base64
+//! digests) parses back to the same name, digest, algorithm and reading
+//! mode.
 #![no_main]
 
 use golden::Src;
@@ -63,9 +64,13 @@ fuzz_target!(|data: &[u8]| {
     };
     // `sum` refuses --tag with a reading mode.
     let input = if tag { InputMode::Bytes } else { input };
+    // Base64 digests (cksum --base64) are read from tagged lines, and from
+    // untagged ones when -a names the algorithm.
+    let base64 = src.bool() && (tag || alg.is_some());
     let fmt = Format {
         tag,
         mark: input.mark(binary),
+        base64,
         ..Format::default()
     };
     let name = src.rest().to_vec();

@@ -95,6 +95,17 @@ impl Context {
             .clone()
     }
 
+    /// The digest a line's field spells for `info`: hexadecimal, or base64
+    /// (as `cksum --base64` writes it) where it is not hex of a length
+    /// `info` takes (hex digits are base64 characters too: hex wins).
+    fn digest(&self, info: &AlgInfo, field: &[u8]) -> Option<Vec<u8>> {
+        if field.iter().all(u8::is_ascii_hexdigit) && self.fits(info, field.len()) {
+            return decode_hex(field);
+        }
+        let bytes = crate::base64::decode(field)?;
+        self.fits(info, 2 * bytes.len()).then_some(bytes)
+    }
+
     /// Whether `hex_len` hex digits fit `info` (with `-l` if given).
     fn fits(&self, info: &AlgInfo, hex_len: usize) -> bool {
         if hex_len < 2 || !hex_len.is_multiple_of(2) {
@@ -172,17 +183,23 @@ impl Parser {
         }
         // GNU: HEX, whitespace, a mark (' ' | '*', or sha3sum's 'U' | '^'),
         // NAME.
+        // Without -a, the number of hex digits names the algorithm; with -a
+        // the digest may be base64 too.
         let hex_len = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
-        let info = if ctx.algo_given {
-            ctx.algo.info
+        let (info, field_len) = if ctx.algo_given {
+            let len = rest
+                .iter()
+                .take_while(|&&c| crate::base64::is_base64_char(c))
+                .count();
+            (ctx.algo.info, len)
         } else {
-            sha3sum_by_hex_len(hex_len)?.0
+            (sha3sum_by_hex_len(hex_len)?.0, hex_len)
         };
-        if !ctx.fits(info, hex_len) || !rest.get(hex_len).is_some_and(|&c| is_white(c)) {
+        if !rest.get(field_len).is_some_and(|&c| is_white(c)) {
             return None;
         }
-        let expected = decode_hex(&rest[..hex_len])?;
-        let mut k = hex_len + 1;
+        let expected = ctx.digest(info, &rest[..field_len])?;
+        let mut k = field_len + 1;
         let left = rest.len() - k;
         let mark = rest.get(k).copied().and_then(InputMode::from_mark);
         let mut input = InputMode::Bytes;
@@ -238,14 +255,12 @@ impl Parser {
         while i < s.len() && is_white(s[i]) {
             i += 1;
         }
-        let hex = &s[i..];
-        if !hex.iter().all(u8::is_ascii_hexdigit) || !ctx.fits(info, hex.len()) || name.contains(&0)
-        {
+        if name.contains(&0) {
             return None;
         }
         Some(Entry {
             name,
-            expected: decode_hex(hex)?,
+            expected: ctx.digest(info, &s[i..])?,
             info,
             input: InputMode::Bytes,
         })
@@ -768,6 +783,30 @@ mod tests {
         assert_eq!(e.name, b"xf");
         let e = r.parse(format!("{h} Uf").as_bytes(), &c).unwrap();
         assert_eq!((e.name.as_slice(), e.input), (&b"Uf"[..], InputMode::Bytes));
+    }
+
+    #[test]
+    fn base64_digests_as_cksum_writes_them() {
+        let d: Vec<u8> = (0..32u8).collect();
+        let b64 = crate::base64::encode(&d);
+        let mut p = Parser { bsd_reversed: -1 };
+        let c = ctx("sha3-256", false, Params::default());
+        let e = p
+            .parse(format!("SHA3-256 (f) = {b64}").as_bytes(), &c)
+            .unwrap();
+        assert_eq!((e.expected, e.info.name), (d.clone(), "sha3-256"));
+        // Untagged: only when -a names the algorithm (the length of a hex
+        // field names it otherwise).
+        assert!(p.parse(format!("{b64}  f").as_bytes(), &c).is_none());
+        let given = ctx("sha3-256", true, Params::default());
+        let e = p.parse(format!("{b64}  f").as_bytes(), &given).unwrap();
+        assert_eq!((e.expected, e.name), (d, b"f".to_vec()));
+        // A base64 digest of another length, or not canonical, is refused.
+        let short = crate::base64::encode(&[1u8; 31]);
+        assert!(p
+            .parse(format!("SHA3-256 (f) = {short}").as_bytes(), &c)
+            .is_none());
+        assert!(p.parse(b"SHA3-256 (f) = Zh==", &c).is_none());
     }
 
     #[test]

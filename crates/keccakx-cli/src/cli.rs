@@ -324,6 +324,13 @@ pub struct SumArgs {
     )]
     pub seek: Option<u64>,
 
+    /// Write digests in base64 (padded), not hexadecimal, as GNU `cksum
+    /// --base64` does (`cksum -a sha3 -l 256 --base64` writes the same
+    /// tagged lines as `keccakx sum --tag --base64`). --check reads base64
+    /// digests whether or not this is given.
+    #[arg(long, conflicts_with_all = ["check", "raw"], help_heading = "Output")]
+    pub base64: bool,
+
     /// Mark files as binary (`HASH *FILE`); the digest is the same either way.
     #[arg(short = 'b', long, conflicts_with_all = ["text", "check"], help_heading = "Output")]
     pub binary: bool,

@@ -14,12 +14,14 @@
 //!   parameters), [`algo`] (the algorithms and their validation),
 //!   [`reading`] (sha3sum's reading modes: universal newlines, bits);
 //! * around them: [`output`] (standard output, broken pipes), [`progress`],
-//!   [`escape`] (file names as coreutils writes them), [`stdio`];
+//!   [`escape`] (file names as coreutils writes them), [`base64`]
+//!   (cksum's base64 digests), [`stdio`];
 //! * [`error`] (a leaf): how a command ends, and the one table from that to
 //!   the exit status.
 
 pub mod algo;
 pub mod backend;
+pub mod base64;
 pub mod bench;
 pub mod check;
 pub mod cli;

@@ -194,6 +194,7 @@ fn sum_main(
             mark: input.mark(a.binary),
             names: !a.no_names,
             raw: a.raw,
+            base64: a.base64,
         };
         sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref())
     }

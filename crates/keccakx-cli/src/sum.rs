@@ -23,6 +23,8 @@ pub struct Format {
     pub names: bool,
     /// The digest's raw bytes alone (b3sum's --raw).
     pub raw: bool,
+    /// The digest in base64, not hex (cksum's --base64).
+    pub base64: bool,
 }
 
 impl Default for Format {
@@ -33,6 +35,7 @@ impl Default for Format {
             mark: b' ',
             names: true,
             raw: false,
+            base64: false,
         }
     }
 }
@@ -43,7 +46,11 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
     if fmt.raw {
         return digest.to_vec();
     }
-    let hex = to_hex(digest);
+    let hex = if fmt.base64 {
+        crate::base64::encode(digest)
+    } else {
+        to_hex(digest)
+    };
     if !fmt.names {
         let mut line = hex.into_bytes();
         line.push(if fmt.zero { 0 } else { b'\n' });
@@ -165,5 +172,10 @@ mod tests {
         assert_eq!(format_line(nz, "SHA3-256", &d, b"a"), b"ab01\0");
         let r = Format { raw: true, ..f };
         assert_eq!(format_line(r, "SHA3-256", &d, b"a"), d);
+        let b64 = Format { base64: true, ..t };
+        assert_eq!(
+            format_line(b64, "SHA3-256", &d, b"x"),
+            b"SHA3-256 (x) = qwE=\n"
+        );
     }
 }

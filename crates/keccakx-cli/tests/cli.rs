@@ -1267,6 +1267,29 @@ fn b3sum_and_sha3sum_options() {
     assert_eq!(code(&o), 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("run on the CPU"));
 
+    // GNU cksum's --base64 (coreutils 9.8+: `cksum -a sha3 -l 256 --base64`
+    // writes `SHA3-256 (g) = <base64>`; the digests below are Python's
+    // base64 of hashlib's), and --check reads it back, tagged, or untagged
+    // with -a.
+    let tagged = ok(&["sum", "--tag", "--base64", "g"]);
+    assert_eq!(
+        tagged,
+        b"SHA3-256 (g) = fIi8VQM1GiLUhRfurA8URycmvZGc/0gYyRdQtNtMFZ0=\n"
+    );
+    let untagged = ok(&["sum", "--base64", "-a", "shake128", "-l", "20", "g"]);
+    assert_eq!(untagged, b"c/8/gicCCdo1BVQjDkT8zmObgEQ=  g\n");
+    std::fs::write(dir.join("B64"), [tagged, untagged].concat()).unwrap();
+    assert_eq!(
+        ok(&["sum", "-c", "-a", "shake128", "-l", "20", "B64"]),
+        b"g: OK\ng: OK\n"
+    );
+    assert_eq!(
+        ok(&["sum", "-c", "B64"]),
+        b"g: OK\n",
+        "the untagged line needs -a"
+    );
+    refused(&["sum", "--base64", "--raw", "g"], "--raw");
+
     // Through a link named sha3sum: `keccakx sum` with sha3sum's default, SHA3-224.
     let link = dir.join("sha3sum");
     std::os::unix::fs::symlink(BIN, &link).unwrap();
