@@ -283,6 +283,12 @@ impl Algo {
         Ok(self)
     }
 
+    /// Whether it hashes the bytes as they are and writes its output from
+    /// the start: what a batch of messages on the GPU computes.
+    pub fn is_plain(&self) -> bool {
+        self.input == InputMode::Bytes && self.seek == 0
+    }
+
     /// The tag written by `--tag`.
     pub fn display(&self) -> &'static str {
         self.info.display

@@ -33,7 +33,7 @@ use keccakx::engine::{Engine, Fallback, LaneSpec, Threads};
 use keccakx_gpu::{CostModel, Route};
 use rayon::prelude::*;
 
-use crate::algo::{Algo, Family, InputMode};
+use crate::algo::{Algo, Family};
 use crate::cli::Backend;
 use crate::error::{Error, Outcome};
 use crate::exec::Digest;
@@ -70,7 +70,7 @@ pub fn gpu_devices() -> Result<Vec<String>, String> {
 
 /// The one plain sponge `algo` is, if the GPU can run it.
 fn lane_of(algo: &Algo) -> Option<(LaneSpec, usize)> {
-    if algo.input != InputMode::Bytes || algo.seek != 0 {
+    if !algo.is_plain() {
         return None;
     }
     match algo.info.family {
@@ -107,7 +107,7 @@ pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<G
     match backend {
         Backend::Cpu => Ok(None),
         Backend::Gpu => {
-            if algo.input != InputMode::Bytes || algo.seek != 0 {
+            if !algo.is_plain() {
                 return Err(Error::Gpu(
                     "--backend gpu hashes files as they are: -U, -0 and --seek run on the CPU"
                         .into(),

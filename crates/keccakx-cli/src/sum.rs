@@ -46,18 +46,18 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
     if fmt.raw {
         return digest.to_vec();
     }
-    let hex = if fmt.base64 {
+    let text = if fmt.base64 {
         crate::base64::encode(digest)
     } else {
         to_hex(digest)
     };
     if !fmt.names {
-        let mut line = hex.into_bytes();
+        let mut line = text.into_bytes();
         line.push(if fmt.zero { 0 } else { b'\n' });
         return line;
     }
     let esc = !fmt.zero && needs_escape(name);
-    let mut line = Vec::with_capacity(hex.len() + name.len() + display.len() + 8);
+    let mut line = Vec::with_capacity(text.len() + name.len() + display.len() + 8);
     if esc {
         line.push(b'\\');
     }
@@ -73,9 +73,9 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
         line.extend_from_slice(b" (");
         push_name(&mut line);
         line.extend_from_slice(b") = ");
-        line.extend_from_slice(hex.as_bytes());
+        line.extend_from_slice(text.as_bytes());
     } else {
-        line.extend_from_slice(hex.as_bytes());
+        line.extend_from_slice(text.as_bytes());
         line.push(b' ');
         line.push(fmt.mark);
         push_name(&mut line);
