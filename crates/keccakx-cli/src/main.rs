@@ -125,8 +125,9 @@ fn sum_main(
         ))
     })?;
     let mut params = params_from(a)?;
-    // sha3sum's 128000/256000: SHAKE of one whole rate, unless -l says otherwise.
-    if let Some((_, Some(len))) = sha3sum_name(name) {
+    // sha3sum's 128000/256000: SHAKE of one whole rate, unless -l says
+    // otherwise (when checking, each line's length is its own).
+    if let Some((_, Some(len))) = sha3sum_name(name).filter(|_| !a.check) {
         params.length = params.length.or(Some(len));
     }
     let input = if a.universal {

@@ -1326,6 +1326,15 @@ fn b3sum_and_sha3sum_options() {
         b"f: OK\ng: OK\nbits: OK\ng: OK\nf: OK\nf: OK\n"
     );
     assert_eq!(ok(&["sum", "-c", "-q", "SUMS"]), b"");
+    // -a 128000 when checking: the SHAKE line's own length, and the tagged
+    // lines of other lengths still read.
+    let mut mixed = ok(&["sum", "-a", "128000", "g"]);
+    mixed.extend(ok(&["sum", "--tag", "-a", "shake128", "-l", "16", "g"]));
+    std::fs::write(dir.join("MIXED"), &mixed).unwrap();
+    assert_eq!(
+        ok(&["sum", "-c", "-a", "128000", "MIXED"]),
+        b"g: OK\ng: OK\n"
+    );
     // One changed file fails its lines, and only those.
     std::fs::write(dir.join("bits"), b"0110 0000").unwrap();
     let o = run_in(&dir, &args(&["sum", "-c", "-s", "SUMS"]), b"");
