@@ -199,7 +199,7 @@ pub struct Algo {
 }
 
 /// The largest `--seek`: a sponge reaches an offset only by squeezing
-/// every block before it (about a second per GiB).
+/// every block before it, so the time grows with the offset.
 pub const MAX_SEEK: u64 = 1 << 32;
 
 #[derive(Clone)]
