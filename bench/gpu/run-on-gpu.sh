@@ -172,12 +172,22 @@ step md5 20 md5_bench
 # 6. Nsight Compute on the permutation kernel, if installed: the funnel-shift
 # kernel and the one with rho's rotations on the FMA pipe (the IMAD trick),
 # for their pipe utilisation side by side.
+# Launch 0 of each kernel is a small correctness check (4096 states); launch
+# 1 is the first full wave of the calibration, the one profiled. The pipe
+# metrics go in a run of their own: a name this ncu does not know fails that
+# run only.
 ncu_perm() {
 	local k rc=0
 	for k in kx_perm_r24 kx_perm_imad_rho_r24; do
-		ncu --target-processes all -k "regex:^$k\$" -c 1 \
+		echo "== ncu sections: $k"
+		ncu --target-processes all -k "regex:^$k\$" --launch-skip 1 -c 1 \
 			--section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy \
-			"$work/bin/keccakx-gpu-bench" --only perm || rc=1
+			--section WarpStateStats --section SchedulerStats --section InstructionStats \
+			"$work/bin/keccakx-gpu-bench" --only perm --quick || rc=1
+		echo "== ncu pipes: $k"
+		ncu --target-processes all -k "regex:^$k\$" --launch-skip 1 -c 1 \
+			--metrics smsp__issue_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__warps_eligible.avg.per_cycle_active,smsp__warps_active.avg.per_cycle_active \
+			"$work/bin/keccakx-gpu-bench" --only perm --quick || rc=1
 	done
 	return $rc
 }
@@ -222,8 +232,11 @@ except (OSError, ValueError) as e:
     res["bench"] = {"error": f"no benchmark JSON: {e}"}
 n = read("ncu", "out") + read("ncu", "err")
 if n:
-    keep = [l.strip() for l in n.splitlines() if re.search(r"Throughput|Issue|Occupancy|Executed Ipc|Registers|Waves|SM Busy|Duration", l)]
-    res["ncu"] = keep[:80]
+    # Every metric line and rule text of the profiled launches (not the
+    # benchmark's own output or ncu's progress lines).
+    keep = [l.rstrip() for l in n.splitlines()
+            if l.strip() and not l.startswith(("==PROF==", "KEY ", "== section")) and "Replaying" not in l]
+    res["ncu"] = keep[:400]
 json.dump(res, open(dest, "w"), indent=1)
 b = res["bench"]
 print("== key figures (all in results.json)")

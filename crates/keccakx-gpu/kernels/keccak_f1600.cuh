@@ -32,6 +32,13 @@ typedef unsigned long long kx_u64;
 KX_DEV kx_u32 kx_fshl(kx_u32 lo, kx_u32 hi, kx_u32 s) { return __funnelshift_l(lo, hi, s); }
 KX_DEV kx_u32 kx_fshr(kx_u32 lo, kx_u32 hi, kx_u32 s) { return __funnelshift_r(lo, hi, s); }
 KX_DEV kx_u32 kx_mulhi(kx_u32 a, kx_u32 b) { return __umulhi(a, b); }
+// a ^ b ^ c as one LOP3, written in PTX so that the compiler cannot
+// reassociate it (see kx_round's theta).
+KX_DEV kx_u32 kx_xor3(kx_u32 a, kx_u32 b, kx_u32 c) {
+    kx_u32 r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
 #else
 // Host emulation: the same code as portable C++.
 #include <cstdint>
@@ -52,6 +59,7 @@ KX_DEV kx_u32 kx_fshr(kx_u32 lo, kx_u32 hi, kx_u32 s) {
 }
 // __umulhi: the high 32 bits of the 64-bit product.
 KX_DEV kx_u32 kx_mulhi(kx_u32 a, kx_u32 b) { return (kx_u32)(((kx_u64)a * b) >> 32); }
+KX_DEV kx_u32 kx_xor3(kx_u32 a, kx_u32 b, kx_u32 c) { return a ^ b ^ c; }
 #endif
 
 // Powers of two for the IMAD rotations, read from constant memory: ptxas
@@ -85,6 +93,7 @@ struct KxSplit {
     static KX_MDEV kx_u32 lo(T a) { return a.lo; }
     static KX_MDEV kx_u32 hi(T a) { return a.hi; }
     static KX_MDEV T x2(T a, T b) { return make(a.lo ^ b.lo, a.hi ^ b.hi); }
+    static KX_MDEV T x3(T a, T b, T c) { return make(kx_xor3(a.lo, b.lo, c.lo), kx_xor3(a.hi, b.hi, c.hi)); }
     static KX_MDEV T x5(T a, T b, T c, T d, T e) {
         return make(a.lo ^ b.lo ^ c.lo ^ d.lo ^ e.lo, a.hi ^ b.hi ^ c.hi ^ d.hi ^ e.hi);
     }
@@ -171,6 +180,7 @@ struct KxU64 {
     static KX_MDEV kx_u32 lo(T a) { return (kx_u32)a; }
     static KX_MDEV kx_u32 hi(T a) { return (kx_u32)(a >> 32); }
     static KX_MDEV T x2(T a, T b) { return a ^ b; }
+    static KX_MDEV T x3(T a, T b, T c) { return a ^ b ^ c; }
     static KX_MDEV T x5(T a, T b, T c, T d, T e) { return a ^ b ^ c ^ d ^ e; }
     static KX_MDEV T chi(T a, T b, T c) { return a ^ (~b & c); }
     template <int N>
@@ -201,38 +211,43 @@ KX_DEV void kx_round(typename L::T* a, kx_u64 rc) {
     const T c2 = L::x5(a[2], a[7], a[12], a[17], a[22]);
     const T c3 = L::x5(a[3], a[8], a[13], a[18], a[23]);
     const T c4 = L::x5(a[4], a[9], a[14], a[19], a[24]);
-    const T d0 = L::x2(c4, KX_ROL(1, c1));
-    const T d1 = L::x2(c0, KX_ROL(1, c2));
-    const T d2 = L::x2(c1, KX_ROL(1, c3));
-    const T d3 = L::x2(c2, KX_ROL(1, c4));
-    const T d4 = L::x2(c3, KX_ROL(1, c0));
+    const T r0 = KX_ROL(1, c0);
+    const T r1 = KX_ROL(1, c1);
+    const T r2 = KX_ROL(1, c2);
+    const T r3 = KX_ROL(1, c3);
+    const T r4 = KX_ROL(1, c4);
+    // theta's D[x] = c[x-1] ^ rol1(c[x+1]) is never formed: each lane takes
+    // a[x + 5y] ^ c[x-1] ^ rol1(c[x+1]) as one 3-input XOR per half (LOP3),
+    // 50 a round where D and then the lanes took 60 (179.5 instead of 193.7
+    // ALU instructions a round in kx_perm_r24, bench/NOTES.md). With plain
+    // ^ the compiler factors D back out, hence kx_xor3.
     T b[25];
-    // b[y + 5((2x + 3y) mod 5)] = rol(a[x + 5y] ^ d[x], rho[x][y])
-    b[0] = L::x2(a[0], d0);
-    b[10] = KX_ROL(1, L::x2(a[1], d1));
-    b[20] = KX_ROL(62, L::x2(a[2], d2));
-    b[5] = KX_ROL(28, L::x2(a[3], d3));
-    b[15] = KX_ROL(27, L::x2(a[4], d4));
-    b[16] = KX_ROL(36, L::x2(a[5], d0));
-    b[1] = KX_ROL(44, L::x2(a[6], d1));
-    b[11] = KX_ROL(6, L::x2(a[7], d2));
-    b[21] = KX_ROL(55, L::x2(a[8], d3));
-    b[6] = KX_ROL(20, L::x2(a[9], d4));
-    b[7] = KX_ROL(3, L::x2(a[10], d0));
-    b[17] = KX_ROL(10, L::x2(a[11], d1));
-    b[2] = KX_ROL(43, L::x2(a[12], d2));
-    b[12] = KX_ROL(25, L::x2(a[13], d3));
-    b[22] = KX_ROL(39, L::x2(a[14], d4));
-    b[23] = KX_ROL(41, L::x2(a[15], d0));
-    b[8] = KX_ROL(45, L::x2(a[16], d1));
-    b[18] = KX_ROL(15, L::x2(a[17], d2));
-    b[3] = KX_ROL(21, L::x2(a[18], d3));
-    b[13] = KX_ROL(8, L::x2(a[19], d4));
-    b[14] = KX_ROL(18, L::x2(a[20], d0));
-    b[24] = KX_ROL(2, L::x2(a[21], d1));
-    b[9] = KX_ROL(61, L::x2(a[22], d2));
-    b[19] = KX_ROL(56, L::x2(a[23], d3));
-    b[4] = KX_ROL(14, L::x2(a[24], d4));
+    // b[y + 5((2x + 3y) mod 5)] = rol(a[x + 5y] ^ D[x], rho[x][y])
+    b[0] = L::x3(a[0], c4, r1);
+    b[10] = KX_ROL(1, L::x3(a[1], c0, r2));
+    b[20] = KX_ROL(62, L::x3(a[2], c1, r3));
+    b[5] = KX_ROL(28, L::x3(a[3], c2, r4));
+    b[15] = KX_ROL(27, L::x3(a[4], c3, r0));
+    b[16] = KX_ROL(36, L::x3(a[5], c4, r1));
+    b[1] = KX_ROL(44, L::x3(a[6], c0, r2));
+    b[11] = KX_ROL(6, L::x3(a[7], c1, r3));
+    b[21] = KX_ROL(55, L::x3(a[8], c2, r4));
+    b[6] = KX_ROL(20, L::x3(a[9], c3, r0));
+    b[7] = KX_ROL(3, L::x3(a[10], c4, r1));
+    b[17] = KX_ROL(10, L::x3(a[11], c0, r2));
+    b[2] = KX_ROL(43, L::x3(a[12], c1, r3));
+    b[12] = KX_ROL(25, L::x3(a[13], c2, r4));
+    b[22] = KX_ROL(39, L::x3(a[14], c3, r0));
+    b[23] = KX_ROL(41, L::x3(a[15], c4, r1));
+    b[8] = KX_ROL(45, L::x3(a[16], c0, r2));
+    b[18] = KX_ROL(15, L::x3(a[17], c1, r3));
+    b[3] = KX_ROL(21, L::x3(a[18], c2, r4));
+    b[13] = KX_ROL(8, L::x3(a[19], c3, r0));
+    b[14] = KX_ROL(18, L::x3(a[20], c4, r1));
+    b[24] = KX_ROL(2, L::x3(a[21], c0, r2));
+    b[9] = KX_ROL(61, L::x3(a[22], c1, r3));
+    b[19] = KX_ROL(56, L::x3(a[23], c2, r4));
+    b[4] = KX_ROL(14, L::x3(a[24], c3, r0));
     // chi on each plane y, then iota.
 #pragma unroll
     for (int y = 0; y < 25; y += 5) {
@@ -277,11 +292,19 @@ KX_CONSTANT kx_u64 kx_rc_table[24] = {
     KX_RC16, KX_RC17, KX_RC18, KX_RC19, KX_RC20, KX_RC21, KX_RC22, KX_RC23,
 };
 
-// Keccak-p[1600, ROUNDS] for ROUNDS = 24 or 12: straight-line code, the
-// round constants are immediates.
+// Rounds per straight-line stretch of kx_permute: 24 rounds run as a loop
+// of two 12-round bodies (round constants from kx_rc_table, a uniform
+// load), 12 rounds straight. The fully unrolled 24 rounds are ~70 KB of
+// machine code, past what the SM's instruction caches keep for warps at
+// different rounds: on the H200, kx_perm_r12 ran at 97% of its SASS ALU
+// bound and kx_perm_r24 at 89% (bench/NOTES.md, "Instruction cache").
+#ifndef KX_ROUND_UNROLL
+#define KX_ROUND_UNROLL 12
+#endif
+
+// Rounds 12..23 (ROUNDS = 12) or 0..23 (24), the constants as immediates.
 template <class L, int ROUNDS>
-KX_DEV void kx_permute(typename L::T* a) {
-    static_assert(ROUNDS == 24 || ROUNDS == 12, "unrolled permutation: 24 or 12 rounds");
+KX_DEV void kx_permute_unrolled(typename L::T* a) {
     if constexpr (ROUNDS == 24) {
         kx_round<L>(a, KX_RC0);
         kx_round<L>(a, KX_RC1);
@@ -308,6 +331,28 @@ KX_DEV void kx_permute(typename L::T* a) {
     kx_round<L>(a, KX_RC21);
     kx_round<L>(a, KX_RC22);
     kx_round<L>(a, KX_RC23);
+}
+
+// Keccak-p[1600, ROUNDS] for ROUNDS = 24 or 12: straight-line stretches of
+// UNROLL rounds (a divisor of ROUNDS; >= ROUNDS: all of it straight, the
+// constants immediates), in a loop.
+template <class L, int ROUNDS, int UNROLL = KX_ROUND_UNROLL>
+KX_DEV void kx_permute(typename L::T* a) {
+    static_assert(ROUNDS == 24 || ROUNDS == 12, "unrolled permutation: 24 or 12 rounds");
+    static_assert(UNROLL >= ROUNDS || ROUNDS % UNROLL == 0, "UNROLL must divide ROUNDS");
+    if constexpr (UNROLL >= ROUNDS) {
+        kx_permute_unrolled<L, ROUNDS>(a);
+    } else {
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+        for (int r = 24 - ROUNDS; r < 24; r += UNROLL) {
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+            for (int i = 0; i < UNROLL; ++i) kx_round<L>(a, kx_rc_table[r + i]);
+        }
+    }
 }
 
 // Keccak-p[1600, rounds] for any rounds in 1..24 (the last `rounds` round

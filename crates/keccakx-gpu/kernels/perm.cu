@@ -15,7 +15,7 @@ KX_DEV kx_u64 kx_perm_init(kx_u64 s, kx_u32 q) { return ((s << 5) | q) * 0x9E377
 
 #if defined(__CUDACC__)
 
-template <class L, int ROUNDS>
+template <class L, int ROUNDS, int UNROLL = KX_ROUND_UNROLL>
 KX_DEV void kx_perm_bench(kx_u64* out, kx_u32 iters, kx_u64 nstates) {
     typedef typename L::T T;
     const kx_u64 s = (kx_u64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,7 +24,7 @@ KX_DEV void kx_perm_bench(kx_u64* out, kx_u32 iters, kx_u64 nstates) {
 #pragma unroll
     for (int q = 0; q < 25; ++q) a[q] = L::from64(kx_perm_init(s, q));
 #pragma unroll 1
-    for (kx_u32 k = 0; k < iters; ++k) kx_permute<L, ROUNDS>(a);
+    for (kx_u32 k = 0; k < iters; ++k) kx_permute<L, ROUNDS, UNROLL>(a);
     kx_u64 acc = 0;
 #pragma unroll
     for (int q = 0; q < 25; ++q) acc ^= L::to64(a[q]);
@@ -37,7 +37,17 @@ KX_DEV void kx_perm_bench(kx_u64* out, kx_u32 iters, kx_u64 nstates) {
         kx_perm_bench<L, R>(out, iters, nstates);                                               \
     }
 
+// The 24-round permutation with other straight-line stretches (see
+// KX_ROUND_UNROLL): all 24 rounds, or 6 at a time.
+#define KX_PERM_ENTRY_U(name, L, R, U)                                                          \
+    extern "C" __global__ void __launch_bounds__(KX_PERM_THREADS) name(kx_u64* out, kx_u32 iters, \
+                                                                        kx_u64 nstates) {       \
+        kx_perm_bench<L, R, U>(out, iters, nstates);                                            \
+    }
+
 KX_PERM_ENTRY(kx_perm_r24, KxSplit, 24)
+KX_PERM_ENTRY_U(kx_perm_full_r24, KxSplit, 24, 24)
+KX_PERM_ENTRY_U(kx_perm_by6_r24, KxSplit, 24, 6)
 KX_PERM_ENTRY(kx_perm_r12, KxSplit, 12)
 KX_PERM_ENTRY(kx_perm_u64_r24, KxU64, 24)
 KX_PERM_ENTRY(kx_perm_imad_r24, KxImadAll, 24)

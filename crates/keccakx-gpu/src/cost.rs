@@ -5,8 +5,12 @@
 //! batch costs the fixed price of a pipeline call (packing, launch, copies,
 //! synchronisation) before any hashing. The model prices both:
 //!
-//! - GPU: `call_s + bytes / h2d + max(blocks / gpu_blocks_per_s,
-//!   longest / thread_blocks_per_s)`;
+//! - GPU: `call_s + messages × msg_s + bytes / feed + max(blocks /
+//!   gpu_blocks_per_s, longest / thread_blocks_per_s)`, where `msg_s` and
+//!   `feed` are the host's share of a host-fed call (packing into pinned
+//!   staging, the copies, draining the digests) per message and per byte,
+//!   end to end (GPU run 1 found the host, not the bus, bounding host-fed
+//!   batches);
 //! - CPU: `blocks / (cpu_blocks_per_s_per_core × cores)`,
 //!
 //! with blocks counted as Keccak-f[1600] calls (a message of `len` bytes at
@@ -27,8 +31,10 @@ use keccakx::engine::LaneSpec;
 pub struct CostModel {
     /// Fixed cost of one host-fed GPU call, seconds.
     pub call_s: f64,
-    /// Host-to-device copy bandwidth, bytes/s.
-    pub h2d_bytes_per_s: f64,
+    /// Host-fed cost per message, seconds (packing its slot and index).
+    pub msg_s: f64,
+    /// Host-fed bytes per second, end to end (pack, copy, drain overlapped).
+    pub feed_bytes_per_s: f64,
     /// 24-round blocks per second with the whole GPU busy.
     pub gpu_blocks_per_s: f64,
     /// 24-round blocks per second of one GPU thread (one message).
@@ -45,7 +51,8 @@ impl Default for CostModel {
     fn default() -> Self {
         CostModel {
             call_s: 100e-6,
-            h2d_bytes_per_s: 25e9,
+            msg_s: 0.0,
+            feed_bytes_per_s: 25e9,
             gpu_blocks_per_s: 2.9e9,
             thread_blocks_per_s: 184e3,
             cpu_blocks_per_s_per_core: 3e6,
@@ -66,7 +73,7 @@ pub enum Route {
 }
 
 impl CostModel {
-    /// The model from `KECCAKX_GPU_COST` (`call_us=..,h2d_gbps=..,
+    /// The model from `KECCAKX_GPU_COST` (`call_us=..,msg_ns=..,feed_gbps=..,
     /// gpu_gblocks=..,thread_kblocks=..,cpu_mblocks_per_core=..`, any
     /// subset) over the defaults; unknown or malformed fields are ignored.
     pub fn from_env() -> CostModel {
@@ -86,12 +93,14 @@ impl CostModel {
             let Ok(x) = v.trim().parse::<f64>() else {
                 continue;
             };
-            if !(x.is_finite() && x > 0.0) {
+            // msg_ns may be 0; the rates and the call may not.
+            if !(x.is_finite() && (x > 0.0 || (x == 0.0 && k.trim() == "msg_ns"))) {
                 continue;
             }
             match k.trim() {
                 "call_us" => self.call_s = x * 1e-6,
-                "h2d_gbps" => self.h2d_bytes_per_s = x * 1e9,
+                "msg_ns" => self.msg_s = x * 1e-9,
+                "feed_gbps" => self.feed_bytes_per_s = x * 1e9,
                 "gpu_gblocks" => self.gpu_blocks_per_s = x * 1e9,
                 "thread_kblocks" => self.thread_blocks_per_s = x * 1e3,
                 "cpu_mblocks_per_core" => self.cpu_blocks_per_s_per_core = x * 1e6,
@@ -103,9 +112,10 @@ impl CostModel {
     /// The `KECCAKX_GPU_COST` value that gives this model.
     pub fn to_env(&self) -> String {
         format!(
-            "call_us={:.1},h2d_gbps={:.2},gpu_gblocks={:.3},thread_kblocks={:.1},cpu_mblocks_per_core={:.3}",
+            "call_us={:.1},msg_ns={:.2},feed_gbps={:.2},gpu_gblocks={:.3},thread_kblocks={:.1},cpu_mblocks_per_core={:.3}",
             self.call_s * 1e6,
-            self.h2d_bytes_per_s / 1e9,
+            self.msg_s * 1e9,
+            self.feed_bytes_per_s / 1e9,
             self.gpu_blocks_per_s / 1e9,
             self.thread_blocks_per_s / 1e3,
             self.cpu_blocks_per_s_per_core / 1e6
@@ -119,12 +129,17 @@ impl CostModel {
         calls as f64 * spec.rounds as f64 / 24.0
     }
 
-    /// Estimated seconds on the GPU for `bytes` of messages costing
-    /// `blocks`, the longest `longest` blocks.
-    pub fn gpu_seconds(&self, bytes: usize, blocks: f64, longest: f64) -> f64 {
+    /// Estimated seconds on the GPU, host-fed, for `count` messages of
+    /// `bytes` in all costing `blocks`, the longest `longest` blocks.
+    pub fn gpu_seconds(&self, count: usize, bytes: usize, blocks: f64, longest: f64) -> f64 {
         self.call_s
-            + bytes as f64 / self.h2d_bytes_per_s
+            + self.feed_seconds(count, bytes)
             + (blocks / self.gpu_blocks_per_s).max(longest / self.thread_blocks_per_s)
+    }
+
+    /// The host's share of a host-fed call of `count` messages, `bytes` in all.
+    pub fn feed_seconds(&self, count: usize, bytes: usize) -> f64 {
+        count as f64 * self.msg_s + bytes as f64 / self.feed_bytes_per_s
     }
 
     /// Estimated seconds on `cores` CPU cores for `blocks`.
@@ -146,7 +161,7 @@ impl CostModel {
         // A message longer than the GPU's time for the whole batch (at full
         // occupancy, plus the call) would make the batch wait for one thread.
         let budget =
-            self.call_s + bytes as f64 / self.h2d_bytes_per_s + blocks / self.gpu_blocks_per_s;
+            self.call_s + self.feed_seconds(inputs.len(), bytes) + blocks / self.gpu_blocks_per_s;
         let cut = budget * self.thread_blocks_per_s;
         let long: Vec<usize> = (0..inputs.len()).filter(|&i| cost[i] > cut).collect();
         let (gpu_bytes, gpu_blocks, gpu_longest, cpu_blocks) = if long.is_empty() {
@@ -171,8 +186,13 @@ impl CostModel {
         let split = if long.len() == inputs.len() {
             f64::INFINITY
         } else {
-            self.gpu_seconds(gpu_bytes, gpu_blocks, gpu_longest)
-                .max(self.cpu_seconds(cpu_blocks, cores))
+            self.gpu_seconds(
+                inputs.len() - long.len(),
+                gpu_bytes,
+                gpu_blocks,
+                gpu_longest,
+            )
+            .max(self.cpu_seconds(cpu_blocks, cores))
         };
         if all_cpu <= split {
             Route::Cpu
@@ -200,7 +220,7 @@ impl CostModel {
         let avg = (bytes / count as u64) as usize;
         let per = Self::blocks(spec, avg, out_len);
         let blocks = per * count as f64;
-        self.gpu_seconds(bytes as usize, blocks, per) < self.cpu_seconds(blocks, cores)
+        self.gpu_seconds(count, bytes as usize, blocks, per) < self.cpu_seconds(blocks, cores)
     }
 }
 
@@ -251,13 +271,15 @@ mod tests {
     #[test]
     fn the_environment_string_round_trips() {
         let mut m = CostModel::default();
-        m.apply("call_us=12.5,h2d_gbps=50,gpu_gblocks=3.1,thread_kblocks=200,cpu_mblocks_per_core=2.5,bogus=1,call_us=x");
+        m.apply("call_us=12.5,msg_ns=3.5,feed_gbps=50,gpu_gblocks=3.1,thread_kblocks=200,cpu_mblocks_per_core=2.5,bogus=1,call_us=x");
         assert!((m.call_s - 12.5e-6).abs() < 1e-12);
-        assert_eq!(m.h2d_bytes_per_s, 50e9);
+        assert!((m.msg_s - 3.5e-9).abs() < 1e-15);
+        assert_eq!(m.feed_bytes_per_s, 50e9);
         let mut again = CostModel::default();
         again.apply(&m.to_env());
         assert!((again.gpu_blocks_per_s - m.gpu_blocks_per_s).abs() < 1e6);
         assert!((again.cpu_blocks_per_s_per_core - 2.5e6).abs() < 1.0);
+        assert!((again.msg_s - 3.5e-9).abs() < 1e-12);
         // Nonsense is ignored.
         let mut z = CostModel::default();
         z.apply("call_us=-1,h2d_gbps=inf,gpu_gblocks=0");

@@ -37,14 +37,23 @@ pub const DEFAULT_CHUNK_BYTES: usize = 32 << 20;
 pub const MIN_LAUNCH_MESSAGES: usize = 100_000;
 /// Most bytes of message data (or of output) in one chunk.
 pub const MAX_CHUNK_BYTES: usize = 256 << 20;
-/// Messages per packing piece (one rayon task).
+/// Most messages per packing piece (one rayon task).
 const PACK_PIECE: usize = 8192;
+/// Packed bytes a piece aims at: a chunk of few long messages still spreads
+/// over every core (with 8192 messages a piece, a 256 MiB chunk of 64 KiB
+/// messages was one piece: one core packed at 7 GB/s on the H200 machine,
+/// bench/results/gpu-h200-2026-11-27-run1.json).
+const PACK_PIECE_BYTES: usize = 2 << 20;
 /// Most messages one kernel launch takes (the grid is split beyond).
 const MAX_LAUNCH_MESSAGES: u64 = 1 << 30;
 
 /// Which batch kernel runs a job (see kernels/batch.cu and paper.cu).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BatchKernel {
+    /// `Warp` for a batch too small to fill the GPU with one thread per
+    /// message (fewer than [`BatchKernel::WARP_MESSAGES_PER_SM`] × SMs
+    /// messages) of long messages (at least
+    /// [`BatchKernel::WARP_MIN_BLOCKS`] rate blocks on average); else
     /// `Direct` where the layout allows it (8-byte aligned offsets, rate and
     /// buffer; 12 or 24 rounds), else `DoubleBuffered` (sm_80 and newer),
     /// else `Staged`. To be revisited with the GPU runs' measurements.
@@ -73,11 +82,15 @@ pub enum BatchKernel {
     /// `Direct` with rho's rotations from IMAD (24 rounds; else as `Direct`;
     /// `StagedImad` where `Direct` cannot run).
     DirectImad,
+    /// One warp per message (kernels/warp.cu): lane x + 5y of the warp holds
+    /// lane A[x][y], a round is 18 shuffles in three dependent levels. For
+    /// latency: a few long messages. Any layout, alignment and rounds.
+    Warp,
 }
 
 impl BatchKernel {
     /// Every choice, for benchmarks and tests.
-    pub const ALL: [BatchKernel; 10] = [
+    pub const ALL: [BatchKernel; 11] = [
         BatchKernel::Auto,
         BatchKernel::Staged,
         BatchKernel::DoubleBuffered,
@@ -88,7 +101,22 @@ impl BatchKernel {
         BatchKernel::DirectCapped,
         BatchKernel::StagedImad,
         BatchKernel::DirectImad,
+        BatchKernel::Warp,
     ];
+    /// `Auto` takes `Warp` below this many messages per SM: one thread per
+    /// message then leaves most of each SM idle (32 threads = one warp a
+    /// SM, latency-bound). A first guess from the instruction counts (a
+    /// warp-per-message round issues 18 shuffles at about one warp shuffle a
+    /// clock per SM, a one-thread round 180 ALU instructions for 32
+    /// messages), to be replaced by the crossover the GPU bench measures
+    /// (`keccakx-gpu-bench`, section batch: "warp crossover"). First H200
+    /// run (docs/gpu.md): 64 KiB messages, `Warp` 1.2× faster at n = 4096,
+    /// 3.2× slower at 16384; the crossover lies between.
+    pub const WARP_MESSAGES_PER_SM: u64 = 32;
+    /// ... and only for messages of at least this many rate blocks on
+    /// average (short messages: the launch and the loads dominate, not the
+    /// permutation's latency). Also a first guess.
+    pub const WARP_MIN_BLOCKS: u64 = 4;
     fn code(self) -> u8 {
         self as u8
     }
@@ -131,8 +159,13 @@ pub struct PipelineStats {
 /// Permutation-throughput kernels (benchmarks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PermKernel {
-    /// One thread per state, 32-bit halves, 24 rounds (kx_perm_r24).
+    /// One thread per state, 32-bit halves, 24 rounds (kx_perm_r24): two
+    /// straight 12-round stretches in a loop (KX_ROUND_UNROLL).
     Fast24,
+    /// Fast24 with all 24 rounds straight-line (kx_perm_full_r24).
+    Fast24Unrolled,
+    /// Fast24 in four 6-round stretches (kx_perm_by6_r24).
+    Fast24By6,
     /// One thread per state, 32-bit halves, 12 rounds (kx_perm_r12).
     Fast12,
     /// One thread per state, native 64-bit lanes, 24 rounds (kx_perm_u64_r24).
@@ -640,7 +673,31 @@ impl GpuHasher {
             && rounds_ok
             && job.data.is_multiple_of(8)
             && job.data_len.is_multiple_of(8);
-        let kind = match self.batch_kernel() {
+        let choice = self.batch_kernel();
+        // Few long messages: one warp per message (latency), see `Auto`.
+        // Indexed layouts: the buffer's bytes per message estimate the mean.
+        let warp_auto = choice == BatchKernel::Auto && {
+            let mean = if job.offsets == 0 {
+                job.msg_len
+            } else {
+                job.data_len / job.n
+            };
+            mean >= BatchKernel::WARP_MIN_BLOCKS * spec.rate_bytes as u64 && {
+                // (DeviceInfo has no SM count; the attribute is a table
+                // look-up in the driver.)
+                let dev = result::device::get(self.info.ordinal as i32)?;
+                // SAFETY: the driver is initialised and `dev` is its handle.
+                let sms = unsafe {
+                    result::device::get_attribute(
+                        dev,
+                        sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                    )
+                }?;
+                job.n < BatchKernel::WARP_MESSAGES_PER_SM * sms.max(1) as u64
+            }
+        };
+        let kind = match choice {
+            BatchKernel::Auto if warp_auto => BatchKernel::Warp,
             BatchKernel::Auto if direct_ok => BatchKernel::Direct,
             BatchKernel::Auto if rounds_ok && self.info.compute_capability.0 >= 8 => {
                 BatchKernel::DoubleBuffered
@@ -670,6 +727,17 @@ impl GpuHasher {
             (module, name, BATCH_THREADS, BATCH_THREADS as u64, smem)
         };
         let (module, name, threads, per_block, smem) = match kind {
+            BatchKernel::Warp => (
+                Module::Warp,
+                match spec.rounds {
+                    24 => "kx_warp_r24",
+                    12 => "kx_warp_r12",
+                    _ => "kx_warp_rn",
+                },
+                kernels::WARP_THREADS,
+                (kernels::WARP_THREADS / 32) as u64,
+                0,
+            ),
             BatchKernel::Paper => (
                 Module::Paper,
                 "kx_paper_batch",
@@ -1216,6 +1284,35 @@ impl GpuHasher {
         self.copy_bandwidth(bytes, reps, false)
     }
 
+    /// The host side of a host-fed batch, in bytes/s (best of `reps`, all
+    /// cores, the pipeline's own copy): `fill` copies pageable memory into
+    /// write-combined pinned staging (packing), else plain pinned memory
+    /// into pageable memory (draining digests).
+    pub fn host_copy_bandwidth(
+        &self,
+        bytes: usize,
+        reps: u32,
+        fill: bool,
+    ) -> Result<f64, GpuError> {
+        if bytes == 0 {
+            return Err(GpuError::Unsupported("copy size must be positive"));
+        }
+        self.ctx.bind_to_thread()?;
+        let mut pinned = Pinned::new(&self.ctx, bytes, fill)?;
+        let mut pageable: Vec<u8> = (0..bytes).map(|i| (i % 251) as u8).collect();
+        let mut best = f64::INFINITY;
+        for _ in 0..reps.max(1) {
+            let t = Instant::now();
+            if fill {
+                copy_parallel(pinned.as_mut_slice(), &pageable);
+            } else {
+                copy_parallel(&mut pageable, pinned.as_slice());
+            }
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        Ok(bytes as f64 / best)
+    }
+
     fn copy_bandwidth(&self, bytes: usize, reps: u32, h2d: bool) -> Result<f64, GpuError> {
         if bytes == 0 {
             return Err(GpuError::Unsupported("copy size must be positive"));
@@ -1301,6 +1398,18 @@ fn perm_kernel(kernel: PermKernel) -> (Module, &'static str, u32, u64) {
         PermKernel::Fast24 => (
             Module::Perm,
             "kx_perm_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::Fast24Unrolled => (
+            Module::Perm,
+            "kx_perm_full_r24",
+            PERM_THREADS,
+            PERM_THREADS as u64,
+        ),
+        PermKernel::Fast24By6 => (
+            Module::Perm,
+            "kx_perm_by6_r24",
             PERM_THREADS,
             PERM_THREADS as u64,
         ),
@@ -1440,7 +1549,7 @@ fn plan_chunks_with(
 /// memcpy with several threads for big copies (pinned staging is filled at
 /// memory bandwidth, not at one core's copy speed).
 pub(crate) fn copy_parallel(dst: &mut [u8], src: &[u8]) {
-    const PIECE: usize = 4 << 20;
+    const PIECE: usize = 1 << 20;
     if src.len() < 2 * PIECE {
         dst.copy_from_slice(src);
         return;
@@ -1452,9 +1561,9 @@ pub(crate) fn copy_parallel(dst: &mut [u8], src: &[u8]) {
 
 /// Pack messages into a stage's host buffers on all cores: 8-byte aligned
 /// offsets; the uniform layout (no index upload) when every message has the
-/// same length. Pieces of [`PACK_PIECE`] messages: their packed sizes are
-/// summed in parallel, then each piece writes its bytes, offsets and
-/// lengths into its own part of the buffers.
+/// same length. Pieces of equal message counts ([`piece_messages`]): their
+/// packed sizes are summed in parallel, then each piece writes its bytes,
+/// offsets and lengths into its own part of the buffers.
 fn pack_messages(
     host: &mut HostBufs,
     msgs: &[&[u8]],
@@ -1462,7 +1571,8 @@ fn pack_messages(
     out_len: u32,
 ) -> Result<ChunkPlan, GpuError> {
     let n = msgs.len();
-    let sizes = piece_sizes(msgs);
+    let piece = piece_messages(msgs);
+    let sizes = piece_sizes(msgs, piece);
     let data_bytes: usize = sizes.iter().map(|s| s.0).sum();
     let lo = sizes.iter().map(|s| s.1).min().unwrap_or(0);
     let hi = sizes.iter().map(|s| s.2).max().unwrap_or(0);
@@ -1488,6 +1598,7 @@ fn pack_messages(
         &mut host.h_in.as_mut_slice()[..data_bytes],
         idx,
         msgs,
+        piece,
         &sizes,
     );
     Ok(ChunkPlan {
@@ -1498,9 +1609,20 @@ fn pack_messages(
     })
 }
 
-/// Per piece of [`PACK_PIECE`] messages: packed bytes, shortest and longest length.
-fn piece_sizes(msgs: &[&[u8]]) -> Vec<(usize, usize, usize)> {
-    msgs.par_chunks(PACK_PIECE)
+/// Messages per packing piece for `msgs`: about [`PACK_PIECE_BYTES`] of
+/// packed data at their mean length, from 1 to [`PACK_PIECE`].
+fn piece_messages(msgs: &[&[u8]]) -> usize {
+    let total: usize = msgs
+        .par_chunks(PACK_PIECE)
+        .map(|p| p.iter().map(|m| round8(m.len())).sum::<usize>())
+        .sum();
+    let mean = total.div_ceil(msgs.len().max(1)).max(1);
+    (PACK_PIECE_BYTES / mean).clamp(1, PACK_PIECE)
+}
+
+/// Per piece of `piece` messages: packed bytes, shortest and longest length.
+fn piece_sizes(msgs: &[&[u8]], piece: usize) -> Vec<(usize, usize, usize)> {
+    msgs.par_chunks(piece)
         .map(|p| {
             p.iter().fold((0, usize::MAX, 0), |(b, lo, hi), m| {
                 (b + round8(m.len()), lo.min(m.len()), hi.max(m.len()))
@@ -1516,6 +1638,7 @@ fn pack_into(
     data: &mut [u8],
     idx: Option<&mut [u8]>,
     msgs: &[&[u8]],
+    piece: usize,
     sizes: &[(usize, usize, usize)],
 ) {
     let n = msgs.len();
@@ -1533,8 +1656,8 @@ fn pack_into(
         Some(idx) => {
             let (o, l) = idx.split_at_mut(8 * n);
             (
-                o.chunks_mut(8 * PACK_PIECE).map(Some).collect(),
-                l.chunks_mut(8 * PACK_PIECE).map(Some).collect(),
+                o.chunks_mut(8 * piece).map(Some).collect(),
+                l.chunks_mut(8 * piece).map(Some).collect(),
             )
         }
         None => (
@@ -1543,7 +1666,7 @@ fn pack_into(
         ),
     };
     let work: Vec<_> = msgs
-        .chunks(PACK_PIECE)
+        .chunks(piece)
         .zip(data_parts)
         .zip(bases)
         .zip(offs.into_iter().zip(lens))
@@ -1639,26 +1762,40 @@ mod tests {
     #[test]
     fn packing_places_every_message_and_index() {
         let src: Vec<u8> = (0..(20usize << 20)).map(|i| (i % 251) as u8).collect();
-        for shape in 0..3 {
+        for shape in 0..4 {
             let msgs: Vec<&[u8]> = match shape {
                 0 => src.chunks(12345).collect(),
                 1 => (0..30_000).map(|i| &src[i..i + (i * 13) % 200]).collect(),
+                2 => src.chunks(64 << 10).collect(),
                 _ => vec![&src[..3 << 20], &src[5..6], &src[7..(7 + (2 << 20))]],
             };
-            let sizes = piece_sizes(&msgs);
-            let total: usize = sizes.iter().map(|s| s.0).sum();
-            let mut dst = vec![0u8; total];
-            let mut idx = vec![0u8; 16 * msgs.len()];
-            pack_into(&mut dst, Some(&mut idx), &msgs, &sizes);
-            let n = msgs.len();
-            let mut pos = 0;
-            for (k, m) in msgs.iter().enumerate() {
-                let o = u64::from_le_bytes(idx[8 * k..8 * k + 8].try_into().unwrap()) as usize;
-                let l = u64::from_le_bytes(idx[8 * (n + k)..8 * (n + k) + 8].try_into().unwrap())
-                    as usize;
-                assert_eq!((o, l), (pos, m.len()), "shape {shape} message {k}");
-                assert_eq!(&dst[o..o + l], *m);
-                pos += round8(m.len());
+            let auto = piece_messages(&msgs);
+            assert!((1..=PACK_PIECE).contains(&auto));
+            if shape == 2 {
+                // Few long messages still make many pieces.
+                assert_eq!(auto, PACK_PIECE_BYTES / (64 << 10));
+            }
+            for piece in [auto, 1, 7, PACK_PIECE] {
+                let sizes = piece_sizes(&msgs, piece);
+                let total: usize = sizes.iter().map(|s| s.0).sum();
+                let mut dst = vec![0u8; total];
+                let mut idx = vec![0u8; 16 * msgs.len()];
+                pack_into(&mut dst, Some(&mut idx), &msgs, piece, &sizes);
+                let n = msgs.len();
+                let mut pos = 0;
+                for (k, m) in msgs.iter().enumerate() {
+                    let o = u64::from_le_bytes(idx[8 * k..8 * k + 8].try_into().unwrap()) as usize;
+                    let l =
+                        u64::from_le_bytes(idx[8 * (n + k)..8 * (n + k) + 8].try_into().unwrap())
+                            as usize;
+                    assert_eq!(
+                        (o, l),
+                        (pos, m.len()),
+                        "shape {shape} piece {piece} message {k}"
+                    );
+                    assert_eq!(&dst[o..o + l], *m);
+                    pos += round8(m.len());
+                }
             }
         }
     }

@@ -22,6 +22,9 @@ pub const BATCH_THREADS: u32 = 128;
 pub const PERM_THREADS: u32 = 128;
 /// States per block of the paper-style kernels (25 threads each).
 pub const PAPER_STATES: u32 = 4;
+/// Threads per block of the warp-per-message kernels (warp.cu): 4 warps,
+/// 4 messages a block (small grids spread over the SMs).
+pub const WARP_THREADS: u32 = 128;
 
 /// Headers every module may include, by the name used in `#include`.
 pub const HEADERS: [(&str, &str); 2] = [
@@ -45,16 +48,19 @@ pub enum Module {
     Perm,
     /// The 2011 paper's design: 25 threads per state (paper.cu).
     Paper,
+    /// Batch hashing, one warp per message (warp.cu): 24, 12 and any rounds.
+    Warp,
 }
 
 impl Module {
     /// Every module, in build order.
-    pub const ALL: [Module; 5] = [
+    pub const ALL: [Module; 6] = [
         Module::Batch24,
         Module::Batch12,
         Module::BatchN,
         Module::Perm,
         Module::Paper,
+        Module::Warp,
     ];
 
     /// Short name (cache files, messages).
@@ -65,6 +71,7 @@ impl Module {
             Module::BatchN => "batchn",
             Module::Perm => "perm",
             Module::Paper => "paper",
+            Module::Warp => "warp",
         }
     }
 
@@ -74,6 +81,7 @@ impl Module {
             Module::Batch24 | Module::Batch12 | Module::BatchN => "batch.cu",
             Module::Perm => "perm.cu",
             Module::Paper => "paper.cu",
+            Module::Warp => "warp.cu",
         }
     }
 
@@ -85,6 +93,7 @@ impl Module {
             }
             Module::Perm => include_str!("../kernels/perm.cu"),
             Module::Paper => include_str!("../kernels/paper.cu"),
+            Module::Warp => include_str!("../kernels/warp.cu"),
         }
     }
 
@@ -105,6 +114,8 @@ impl Module {
             Module::BatchN => &["kx_batch_rn"],
             Module::Perm => &[
                 "kx_perm_r24",
+                "kx_perm_full_r24",
+                "kx_perm_by6_r24",
                 "kx_perm_r12",
                 "kx_perm_u64_r24",
                 "kx_perm_imad_r24",
@@ -112,6 +123,7 @@ impl Module {
                 "kx_perm_imad_half_r24",
             ],
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
+            Module::Warp => &["kx_warp_r24", "kx_warp_r12", "kx_warp_rn"],
         }
     }
 
@@ -121,7 +133,7 @@ impl Module {
             Module::Batch24 => &["-DKX_BATCH_SET=24"],
             Module::Batch12 => &["-DKX_BATCH_SET=12"],
             Module::BatchN => &["-DKX_BATCH_SET=0"],
-            Module::Perm | Module::Paper => &[],
+            Module::Perm | Module::Paper | Module::Warp => &[],
         }
     }
 }
@@ -137,6 +149,9 @@ pub fn compile_options(module: Module) -> Vec<String> {
         // Line tables for profilers (ncu); no effect on the code.
         "-lineinfo".into(),
     ]);
+    if module == Module::Warp {
+        v.push(format!("-DKX_WARP_THREADS={WARP_THREADS}"));
+    }
     v
 }
 

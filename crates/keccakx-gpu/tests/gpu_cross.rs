@@ -103,6 +103,7 @@ fn host_batches_match_the_cpu_for_every_kernel() {
         BatchKernel::Paper,
         BatchKernel::StagedImad,
         BatchKernel::DirectImad,
+        BatchKernel::Warp,
     ] {
         gpu.set_batch_kernel(kernel);
         for (name, spec, out_len) in specs() {
@@ -359,6 +360,8 @@ fn permutation_kernels_match_the_cpu() {
     let Some(gpu) = shared() else { return };
     for k in [
         PermKernel::Fast24,
+        PermKernel::Fast24Unrolled,
+        PermKernel::Fast24By6,
         PermKernel::Fast12,
         PermKernel::FastU64,
         PermKernel::Paper,
@@ -471,6 +474,118 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
                 assert!(got == want, "tree LI device-resident H={height} n={n}");
             }
         }
+    }
+}
+
+/// The warp-per-message kernel (kernels/warp.cu), chosen explicitly and by
+/// `Auto` (few long messages): every spec, lengths around each rate edge,
+/// device-resident uniform (aligned stride: 8-byte loads; odd stride) and
+/// indexed (odd offsets), output on the device, host-fed; then batches
+/// small enough for `Auto` to pick `Warp` (fewer messages than 32 per SM,
+/// at least 4 blocks each) next to ones where it must not.
+#[test]
+fn warp_kernel_matches_the_cpu() {
+    let Some(gpu) = own() else { return };
+    let mut rng = Rng(0x5EED_000C);
+    for kernel in [BatchKernel::Warp, BatchKernel::Auto] {
+        gpu.set_batch_kernel(kernel);
+        for (name, spec, out_len) in specs() {
+            let r = spec.rate_bytes;
+            // Warp: short and edge lengths; Auto: long enough to pick Warp
+            // (4 blocks and more), and a few messages.
+            let lens: Vec<usize> = if kernel == BatchKernel::Warp {
+                let mut v = vec![0, 1];
+                for k in 1..=3 {
+                    v.extend([k * r - 1, k * r, k * r + 1]);
+                }
+                v
+            } else {
+                vec![4 * r, 4 * r + 1, 7 * r - 1, 9 * r + 5, 64 * r]
+            };
+            for &l in &lens {
+                for n in [1usize, 3, 33, 200] {
+                    let msgs: Vec<Vec<u8>> = (0..n).map(|_| rng.bytes(l)).collect();
+                    let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+                    let want = cpu(&spec, &refs, out_len);
+                    let what = format!("{kernel:?} {name} len {l} n {n}");
+                    let mut out = vec![0u8; n * out_len];
+                    gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
+                    assert!(out == want, "{what} host-fed");
+                    // Uniform, stride a multiple of 8, and 8 + 3.
+                    for pad in [(8 - l % 8) % 8, (8 - l % 8) % 8 + 3] {
+                        let stride = l + pad;
+                        let mut data = vec![0xEEu8; n * stride + 1];
+                        for (i, m) in msgs.iter().enumerate() {
+                            data[i * stride..i * stride + l].copy_from_slice(m);
+                        }
+                        let d = gpu.upload(&data).unwrap();
+                        let lay = Layout::Uniform {
+                            count: n,
+                            stride: stride as u64,
+                            len: l as u64,
+                        };
+                        out.fill(0);
+                        gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
+                            .unwrap();
+                        assert!(out == want, "{what} uniform stride {stride}");
+                        let mut d_out = gpu.alloc_zeros(n * out_len).unwrap();
+                        gpu.hash_many_device_to_device(&spec, &d, lay, out_len, &mut d_out)
+                            .unwrap();
+                        assert!(gpu.download(&d_out).unwrap() == want, "{what} d2d");
+                    }
+                    // Indexed, odd offsets with junk between.
+                    let mut data = Vec::new();
+                    let (mut offs, mut ls) = (Vec::new(), Vec::new());
+                    for m in &msgs {
+                        data.extend(std::iter::repeat_n(0xCC, 1 + rng.below(9) as usize));
+                        offs.push(data.len() as u64);
+                        ls.push(m.len() as u64);
+                        data.extend_from_slice(m);
+                    }
+                    let d = gpu.upload(&data).unwrap();
+                    out.fill(0);
+                    let lay = Layout::Indexed {
+                        offsets: &offs,
+                        lengths: &ls,
+                    };
+                    gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
+                        .unwrap();
+                    assert!(out == want, "{what} indexed");
+                }
+            }
+        }
+    }
+    // Auto around its thresholds (Warp below, one thread per message
+    // above): 64 KiB SHA3-256 messages, 1 .. 10^4 of them; short ones.
+    gpu.set_batch_kernel(BatchKernel::Auto);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let big = rng.bytes(10_000 * 1024 + 7);
+    for (n, l) in [
+        (1usize, 65536usize),
+        (64, 65536),
+        (4000, 2048),
+        (10_000, 1024),
+        (500, 100),
+    ] {
+        let refs: Vec<&[u8]> = (0..n)
+            .map(|i| &big[i * (l / 64)..i * (l / 64) + l])
+            .collect();
+        let want = cpu(&spec, &refs, 32);
+        let mut out = vec![0u8; n * 32];
+        gpu.hash_many(&spec, &refs, 32, &mut out).unwrap();
+        assert!(out == want, "Auto n={n} len={l} host-fed");
+        let d = gpu.upload(&big).unwrap();
+        let lay = Layout::Uniform {
+            count: n,
+            stride: (l / 64) as u64,
+            len: l as u64,
+        };
+        out.fill(0);
+        gpu.hash_many_device(&spec, &d, lay, 32, &mut out).unwrap();
+        assert!(
+            out == want,
+            "Auto n={n} len={l} device (overlapping messages)"
+        );
     }
 }
 

@@ -6,8 +6,9 @@
 //
 // stdin (little-endian u64 words unless noted):
 //   mode: 0 batch staged, 1 batch direct, 2 paper batch, 3 permutation,
-//         4 batch double-buffered (raw words, as with cp.async)
-//   modes 0-2, 4: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
+//         4 batch double-buffered (raw words, as with cp.async),
+//         5 warp per message (warp.cu; the lane type is ignored)
+//   modes 0-2, 4, 5: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
 //              n, rate, suffix, out_len, rounds, uniform, stride, msg_len, data_len,
 //              [n offsets, n lengths unless uniform], data_len data bytes
 //              -> stdout: n * out_len bytes
@@ -21,6 +22,7 @@
 #include "batch.cu"
 #include "paper.cu"
 #include "perm.cu"
+#include "warp.cu"
 
 static kx_u64 rd() {
     kx_u64 v;
@@ -108,6 +110,61 @@ static void run_batch(const KxBatchJob& j) {
                 kx_thread_step<L, R, STAGED>(a[lane], j, w0 + lane, off[lane], len[lane], nblk[lane], extra, t, lane,
                                              slots);
         }
+    }
+}
+
+// warp.cu's "warp" type for the host: one value per lane, element-wise
+// operators, shfl a gather (lane src & 31, as __shfl_sync), and per-lane
+// code run for each of the 32 lanes in turn.
+struct KxWarpVec {
+    kx_u32 v[KX_WARP];
+    KxWarpVec() : KxWarpVec(0u) {}
+    explicit KxWarpVec(kx_u32 x) {
+        for (kx_u32 l = 0; l < KX_WARP; ++l) v[l] = x;
+    }
+};
+#define KX_WV_OP(op)                                                     \
+    static inline KxWarpVec operator op(const KxWarpVec& a, const KxWarpVec& b) { \
+        KxWarpVec r;                                                     \
+        for (kx_u32 l = 0; l < KX_WARP; ++l) r.v[l] = a.v[l] op b.v[l];  \
+        return r;                                                        \
+    }
+KX_WV_OP(^)
+KX_WV_OP(&)
+KX_WV_OP(|)
+static inline KxWarpVec operator~(const KxWarpVec& a) {
+    KxWarpVec r;
+    for (kx_u32 l = 0; l < KX_WARP; ++l) r.v[l] = ~a.v[l];
+    return r;
+}
+struct KxWarpEmu {
+    typedef KxWarpVec V;
+    static V shfl(const V& x, const V& src) {
+        V r;
+        for (kx_u32 l = 0; l < KX_WARP; ++l) r.v[l] = x.v[src.v[l] & (KX_WARP - 1)];
+        return r;
+    }
+    static V fshl(const V& lo, const V& hi, const V& s) {
+        V r;
+        for (kx_u32 l = 0; l < KX_WARP; ++l) r.v[l] = kx_fshl(lo.v[l], hi.v[l], s.v[l]);
+        return r;
+    }
+    static kx_u32& at(V& v, kx_u32 l) { return v.v[l]; }
+    template <class F>
+    static void each(const V&, F f) {
+        for (kx_u32 l = 0; l < KX_WARP; ++l) f(l);
+    }
+};
+
+// One warp per message, messages in any order (here: last to first, which
+// a real grid may well do).
+static void run_warp(int rounds, const KxBatchJob& j) {
+    KxWarpVec lane;
+    for (kx_u32 l = 0; l < KX_WARP; ++l) lane.v[l] = l;
+    for (kx_u64 i = j.n; i-- > 0;) {
+        if (rounds == 24) kx_warp_message<KxWarpEmu, 24>(j, i, lane);
+        else if (rounds == 12) kx_warp_message<KxWarpEmu, 12>(j, i, lane);
+        else kx_warp_message<KxWarpEmu, 0>(j, i, lane);
     }
 }
 
@@ -210,6 +267,7 @@ int main() {
     j.data = (kx_u64)data;
     j.out = (kx_u64)out.data();
     if (mode == 2) run_paper(j);
+    else if (mode == 5) run_warp(rounds_t, j);
     else {
         const int staged = mode == 0 ? 1 : mode == 4 ? 2 : 0;
         if (lane_type == 0) dispatch_batch<KxSplit>(staged, rounds_t, j);

@@ -1,5 +1,7 @@
 //! `batch`: SHA3-256 of 64 B, 1 KiB and 64 KiB messages, device-resident,
-//! host-fed (copies, mapped) and on the CPU.
+//! host-fed (copies, mapped) and on the CPU; then the warp-per-message
+//! kernel against one thread per message for few long messages (64 KiB,
+//! 64 .. 16384 of them: where `Auto` should switch).
 
 use keccakx::engine::{current, Engine, LaneSpec};
 use keccakx_gpu::{BatchKernel, InputPath, Layout, PipelineStats};
@@ -85,6 +87,7 @@ fn device_resident(
             BatchKernel::DoubleBuffered,
             BatchKernel::Staged,
             BatchKernel::DirectImad,
+            BatchKernel::Warp,
         ]
     };
     let mut dev_rows = Vec::new();
@@ -179,13 +182,19 @@ fn host_fed(
 }
 
 pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
-    let sizes: [(usize, usize, usize); 3] = [
+    // 64 KiB x 2^14 (1 GiB) is one thread a message on 124 threads a SM:
+    // latency-bound. 2^16 of them (4 GiB) fill every SM (full run only).
+    let sizes: [(usize, usize, usize); 4] = [
         (64, 1 << 24, 1 << 20),
         (1024, 1 << 20, 1 << 16),
         (65536, 16384, 1024),
+        (65536, 1 << 16, 0),
     ];
     let mut rows = Vec::new();
     for (len, full, quick) in sizes {
+        if cx.quick && quick == 0 {
+            continue;
+        }
         if dl.passed() {
             rows.push(obj![("message_bytes", len), ("skipped", "deadline")]);
             continue;
@@ -194,6 +203,110 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
         r.set("sha3_256_batches", J::Arr(rows.clone()));
     }
     r.set("sha3_256_batches", J::Arr(rows));
+    if dl.passed() {
+        r.set("warp_crossover", obj![("skipped", "deadline")]);
+    } else {
+        warp_crossover(cx, r);
+    }
+}
+
+/// SHA3-256 of n 64 KiB messages device-resident (distinct data, uniform
+/// layout) for n = 64 .. 16384: kernel time of `Warp` (one warp a message),
+/// `Direct` (one thread a message) and `Auto`, checked against the CPU. The
+/// KEY line names the crossover: the smallest n where `Direct` beats
+/// `Warp` (BatchKernel::WARP_MESSAGES_PER_SM is the guess to compare).
+/// About 1 GiB on the device; well under 5 s on an H100.
+fn warp_crossover(cx: &Ctx, r: &mut Report) {
+    let gpu = &cx.gpu;
+    let sha3 = LaneSpec::new(136, 24, 0x06).unwrap_or_else(|e| fail("spec", e));
+    let len = 65536usize;
+    let counts = [64usize, 256, 1024, 4096, 16384];
+    let top = counts[counts.len() - 1];
+    let mut host = vec![0u8; len * top];
+    fill(&mut host, 0x3A11);
+    let msgs: Vec<&[u8]> = host.chunks(len).collect();
+    let mut want = vec![0u8; top * 32];
+    cpu().hash_many(&sha3, &msgs, 32, &mut want);
+    let d_data = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
+    drop(msgs);
+    drop(host);
+    let mut d_out = gpu
+        .alloc_zeros(top * 32)
+        .unwrap_or_else(|e| fail("alloc", e));
+    let reps = if cx.quick { 2 } else { 3 };
+    let mut rows = Vec::new();
+    let mut crossover = None;
+    let mut line = Vec::new();
+    for &n in &counts {
+        let lay = Layout::Uniform {
+            count: n,
+            stride: len as u64,
+            len: len as u64,
+        };
+        let mut secs = Vec::new();
+        for k in [BatchKernel::Warp, BatchKernel::Direct, BatchKernel::Auto] {
+            gpu.set_batch_kernel(k);
+            let mut best = f64::INFINITY;
+            for rep in 0..reps {
+                gpu.hash_many_device_to_device(&sha3, &d_data, lay, 32, &mut d_out)
+                    .unwrap_or_else(|e| fail("device-resident batch", e));
+                best = best.min(gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3);
+                if rep == 0 {
+                    let out = gpu.download(&d_out).unwrap_or_else(|e| fail("download", e));
+                    check(
+                        &format!("{k:?} 64 KiB x {n} device-resident"),
+                        &out[..n * 32],
+                        &want[..n * 32],
+                    );
+                }
+            }
+            let bytes = (n * len) as f64;
+            rows.push(obj![
+                ("messages", n),
+                ("kernel", format!("{k:?}")),
+                ("kernel_s", best),
+                ("bytes_per_s", bytes / best),
+                (
+                    "permutations_per_s",
+                    (len / 136 + 1) as f64 * n as f64 / best
+                ),
+            ]);
+            secs.push(best);
+        }
+        if crossover.is_none() && secs[1] < secs[0] {
+            crossover = Some(n);
+        }
+        line.push(format!(
+            "n={n} warp {:.2} ms ({:.1} GB/s) direct {:.2} ms ({:.1} GB/s) auto {:.2} ms",
+            secs[0] * 1e3,
+            gbs((n * len) as f64, secs[0]),
+            secs[1] * 1e3,
+            gbs((n * len) as f64, secs[1]),
+            secs[2] * 1e3
+        ));
+    }
+    gpu.set_batch_kernel(BatchKernel::Auto);
+    drop(d_out);
+    drop(d_data);
+    let sms = keccakx_gpu::device_details(gpu.device().ordinal)
+        .map(|d| d.sm_count as u64)
+        .unwrap_or(0);
+    let guess = BatchKernel::WARP_MESSAGES_PER_SM * sms;
+    r.key(format!(
+        "warp crossover, SHA3-256 64 KiB device-resident: Direct beats Warp from n = {} (Auto's guess: Warp below {guess} = {} x {sms} SMs); {}",
+        crossover.map_or_else(|| format!("> {top} (never here)"), |n| n.to_string()),
+        BatchKernel::WARP_MESSAGES_PER_SM,
+        line.join("; ")
+    ));
+    r.set(
+        "warp_crossover",
+        obj![
+            ("message_bytes", len),
+            ("crossover_messages", crossover),
+            ("auto_threshold_messages", guess),
+            ("rows", J::Arr(rows)),
+        ],
+    );
 }
 
 fn stats_json(st: &PipelineStats) -> J {

@@ -35,7 +35,9 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
             ("call_s", model.call_s),
             ("call_allocating_s", call_allocating_s),
             ("allocations_in_20_repeated_calls", repeat_allocs),
-            ("h2d_bytes_per_s", model.h2d_bytes_per_s),
+            ("msg_s", model.msg_s),
+            ("feed_bytes_per_s", model.feed_bytes_per_s),
+            ("h2d_bytes_per_s", cx.h2d),
             ("gpu_blocks_per_s", model.gpu_blocks_per_s),
             ("thread_blocks_per_s", model.thread_blocks_per_s),
             ("cpu_blocks_per_s_per_core", model.cpu_blocks_per_s_per_core),
@@ -129,13 +131,49 @@ fn measured_model(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> CostModel {
     sha3.hash_one(long, &mut w);
     check("cost: one long message", one_out, w);
     drop(d);
+    let (msg_s, feed_bytes_per_s) = feed_cost(cx, sha3, call_s);
     CostModel {
         call_s,
-        h2d_bytes_per_s: cx.h2d,
+        msg_s,
+        feed_bytes_per_s,
         gpu_blocks_per_s: blocks / gpu_s,
         thread_blocks_per_s: CostModel::blocks(sha3, long.len(), 32) / thread_s,
         cpu_blocks_per_s_per_core: blocks / cpu_s / cx.cores as f64,
     }
+}
+
+/// The host's share of a host-fed call, per message and per byte: the wall
+/// time w = call + n msg_s + bytes / feed of two host-fed batches, many
+/// small messages (64 B) and few long ones (64 KiB), solved for msg_s and
+/// feed. (Their GPU work, under a millisecond against tens, overlaps.)
+fn feed_cost(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> (f64, f64) {
+    let runs: [(usize, usize); 2] = if cx.quick {
+        [(64, 1 << 18), (64 << 10, 1 << 10)]
+    } else {
+        [(64, 1 << 20), (64 << 10, 1 << 12)]
+    };
+    let mut eq = Vec::new();
+    for (len, n) in runs {
+        let mut h = vec![0u8; len * n];
+        fill(&mut h, 5 + len as u64);
+        let ms: Vec<&[u8]> = h.chunks(len).collect();
+        let mut got = vec![0u8; n * 32];
+        let w = best_of(3, || {
+            cx.gpu
+                .hash_many(sha3, &ms, 32, &mut got)
+                .unwrap_or_else(|e| fail("feed cost", e))
+        });
+        let mut want = vec![0u8; n * 32];
+        cpu().hash_many(sha3, &ms, 32, &mut want);
+        check(&format!("cost: host-fed {len} B x {n}"), &got, &want);
+        eq.push((n as f64, (len * n) as f64, (w - call_s).max(0.0)));
+    }
+    // Two equations n_i m + b_i / f = w_i.
+    let ((n1, b1, w1), (n2, b2, w2)) = (eq[0], eq[1]);
+    let det = n1 * b2 - n2 * b1;
+    let inv_f = ((n1 * w2 - n2 * w1) / det).max(1e-12);
+    let m = ((w1 - b1 * inv_f) / n1).max(0.0);
+    (m, 1.0 / inv_f)
 }
 
 /// Host-fed GPU against the CPU by batch size and message length: the JSON
@@ -148,9 +186,10 @@ fn crossover(cx: &Ctx, sha3: &LaneSpec, model: &CostModel, dl: Deadline) -> (Vec
     } else {
         &[16, 256, 4096, 65536, 1 << 20]
     };
-    let cap = if cx.quick { 64usize << 20 } else { 256 << 20 };
+    let cap = if cx.quick { 64usize << 20 } else { 1 << 30 };
     let mut rows = Vec::new();
     let mut cross = Vec::new();
+    let (mut agree, mut cells) = (0usize, 0usize);
     for len in [64usize, 1024, 16384] {
         let mut first_win = None;
         for &count in counts {
@@ -181,6 +220,12 @@ fn crossover(cx: &Ctx, sha3: &LaneSpec, model: &CostModel, dl: Deadline) -> (Vec
             if g < c && first_win.is_none() {
                 first_win = Some(count);
             }
+            let model_gpu = matches!(
+                predicted,
+                keccakx_gpu::Route::Gpu | keccakx_gpu::Route::Split(_)
+            );
+            agree += usize::from(model_gpu == (g < c));
+            cells += 1;
             rows.push(obj![
                 ("message_bytes", len),
                 ("messages", count),
@@ -188,6 +233,19 @@ fn crossover(cx: &Ctx, sha3: &LaneSpec, model: &CostModel, dl: Deadline) -> (Vec
                 ("cpu_s", c),
                 ("gpu_wins", g < c),
                 ("model_route", format!("{predicted:?}")),
+                (
+                    "model_gpu_s",
+                    model.gpu_seconds(
+                        count,
+                        len * count,
+                        CostModel::blocks(sha3, len, 32) * count as f64,
+                        CostModel::blocks(sha3, len, 32)
+                    )
+                ),
+                (
+                    "model_cpu_s",
+                    model.cpu_seconds(CostModel::blocks(sha3, len, 32) * count as f64, cx.cores)
+                ),
             ]);
         }
         cross.push(format!(
@@ -195,5 +253,8 @@ fn crossover(cx: &Ctx, sha3: &LaneSpec, model: &CostModel, dl: Deadline) -> (Vec
             first_win.map_or("never (in range)".to_string(), |n| format!("{n} msgs"))
         ));
     }
+    cross.push(format!(
+        "the measured model routes {agree} of {cells} cells as measured"
+    ));
     (rows, cross)
 }

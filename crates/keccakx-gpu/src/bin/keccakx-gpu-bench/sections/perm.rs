@@ -16,6 +16,8 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let mut rate_of = HashMap::new();
     for k in [
         PermKernel::Fast24,
+        PermKernel::Fast24Unrolled,
+        PermKernel::Fast24By6,
         PermKernel::FastU64,
         PermKernel::Fast12,
         PermKernel::Paper,
@@ -91,6 +93,12 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
         g("FastU64") / 1e9,
         g("Paper") / 1e9,
         g("Fast24") / g("Paper")
+    ));
+    r.key(format!(
+        "perm/s, 24 rounds by straight-line stretch: 12 rounds (default) {:.2} G, 24 {:.2} G, 6 {:.2} G",
+        g("Fast24") / 1e9,
+        g("Fast24Unrolled") / 1e9,
+        g("Fast24By6") / 1e9
     ));
     r.key(format!(
         "perm/s with rotations from IMAD (the FMA pipe), 24 rounds: all {:.2} G, rho's {:.2} G, \

@@ -51,6 +51,36 @@ impl Mode {
             }
         }
     }
+    /// KT's serial part, on one core: the final node absorbing the chaining
+    /// values of `n` bytes of input (S_0, then CV_LEN bytes per further
+    /// 8 KiB chunk). No engine can hash KT faster than n / this time.
+    fn final_node_s(self, n: usize) -> Option<f64> {
+        use keccakx::rfc9861::{Kt128FinalNode, Kt256FinalNode};
+        let Mode::Kt(v) = self else { return None };
+        let chunk = Kt128FinalNode::CHUNK_LEN;
+        let leaves = n.saturating_sub(1) / chunk;
+        let s0 = vec![7u8; chunk];
+        let t = |cv_len: usize, run: &mut dyn FnMut(&[u8], &[u8])| {
+            let cvs = vec![0x5au8; leaves * cv_len];
+            best_of(3, || run(&s0, &cvs))
+        };
+        Some(match v {
+            KtVariant::Kt128 => t(Kt128FinalNode::CV_LEN, &mut |s0, cvs| {
+                let mut node = Kt128FinalNode::new();
+                node.absorb_first_chunk(s0);
+                node.absorb_chaining_values(cvs)
+                    .unwrap_or_else(|e| fail("final node", e));
+                std::hint::black_box(node.finalize_vec(32));
+            }),
+            KtVariant::Kt256 => t(Kt256FinalNode::CV_LEN, &mut |s0, cvs| {
+                let mut node = Kt256FinalNode::new();
+                node.absorb_first_chunk(s0);
+                node.absorb_chaining_values(cvs)
+                    .unwrap_or_else(|e| fail("final node", e));
+                std::hint::black_box(node.finalize_vec(64));
+            }),
+        })
+    }
     fn host(self, e: &GpuEngine, data: &[u8], out: &mut [u8]) {
         match self {
             Mode::Kt(v) => e.kt(v, data, b"", out),
@@ -105,6 +135,7 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
             got = [0u8; 64];
             let host = best_of(reps, || m.host(&engine, data, &mut got));
             check(&format!("{} host-fed {n} B", m.name()), got, want);
+            let final_s = m.final_node_s(n);
             rows.push(obj![
                 ("mode", m.name()),
                 ("bytes", n),
@@ -116,13 +147,24 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("host_fed_bytes_per_s", n as f64 / host),
                 ("cpu_bytes_per_s", n as f64 / c),
                 ("host_fed_ratio_to_h2d", n as f64 / host / cx.h2d),
+                ("final_node_one_core_s", final_s),
+                (
+                    "final_node_bound_bytes_per_s",
+                    final_s.map(|f| n as f64 / f)
+                ),
             ]);
             last.push(format!(
-                "{} {:.1}/{:.1}/{:.1}",
+                "{} {:.1}/{:.1}/{:.1}{}",
                 m.name(),
                 gbs(n as f64, dev),
                 gbs(n as f64, host),
-                gbs(n as f64, c)
+                gbs(n as f64, c),
+                final_s
+                    .map(|f| format!(
+                        " (final node on one core bounds it at {:.1})",
+                        gbs(n as f64, f)
+                    ))
+                    .unwrap_or_default()
             ));
             r.set("tree_modes", J::Arr(rows.clone()));
         }
