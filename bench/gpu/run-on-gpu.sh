@@ -234,9 +234,12 @@ n = read("ncu", "out") + read("ncu", "err")
 if n:
     # Every metric line and rule text of the profiled launches (not the
     # benchmark's own output or ncu's progress lines).
+    # (The benchmark prints its JSON too: lines of it start with a brace,
+    # a quote or a closing bracket.)
     keep = [l.rstrip() for l in n.splitlines()
-            if l.strip() and not l.startswith(("==PROF==", "KEY ", "== section")) and "Replaying" not in l]
-    res["ncu"] = keep[:400]
+            if l.strip() and not l.startswith(("==PROF==", "KEY ", "== section")) and "Replaying" not in l
+            and not l.lstrip().startswith(("{", "}", '"', "]"))]
+    res["ncu"] = keep[:600]
 json.dump(res, open(dest, "w"), indent=1)
 b = res["bench"]
 print("== key figures (all in results.json)")

@@ -32,9 +32,14 @@ pub const STAGES: usize = 3;
 /// Default bytes of message data per pipeline chunk (a chunk also takes at
 /// least [`MIN_LAUNCH_MESSAGES`] messages, up to [`MAX_CHUNK_BYTES`]).
 pub const DEFAULT_CHUNK_BYTES: usize = 32 << 20;
-/// Messages a chunk takes at least (when they fit [`MAX_CHUNK_BYTES`]): one
-/// thread per message, so a launch of fewer leaves most of the GPU idle.
-pub const MIN_LAUNCH_MESSAGES: usize = 100_000;
+/// Messages a chunk takes at least (when they fit [`MAX_CHUNK_BYTES`]), so
+/// that its kernel keeps up with the copies: n messages of L bytes take
+/// n L / h2d to upload and at least (L / rate) one-thread permutation
+/// latencies to hash, which is shorter once n > latency × h2d / rate:
+/// 6.9 µs × 55 GB/s / 136 B ≈ 2,800 on the H200 (run 2). It was 100,000,
+/// which made every 256 MiB call of 8 KiB KT leaves one chunk: packing,
+/// copy and kernel in sequence, 21-32 GB/s host-fed (run 2).
+pub const MIN_LAUNCH_MESSAGES: usize = 4096;
 /// Most bytes of message data (or of output) in one chunk.
 pub const MAX_CHUNK_BYTES: usize = 256 << 20;
 /// Most messages per packing piece (one rayon task).
@@ -872,6 +877,99 @@ impl GpuHasher {
         if !side_done {
             side();
         }
+        r
+    }
+
+    /// Hash `count` messages of `len` bytes lying `stride` bytes apart in
+    /// one host buffer (message i = `data[i * stride .. i * stride + len]`,
+    /// fixed-size records, the rows of a 2-D array) into
+    /// `out[i * out_len ..]`. The same pipeline as [`GpuHasher::hash_many`],
+    /// but a chunk is packed with one parallel copy of its span of `data`
+    /// rather than a copy per message: many small messages pack at the
+    /// host's memory bandwidth.
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_strided(
+        &self,
+        spec: &LaneSpec,
+        data: &[u8],
+        stride: usize,
+        len: usize,
+        count: usize,
+        out_len: usize,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        check_spec(spec)?;
+        let out_len32 = check_out_len(out_len)?;
+        if count.checked_mul(out_len) != Some(out.len()) {
+            return Err(GpuError::Unsupported(
+                "output buffer size must equal count * out_len",
+            ));
+        }
+        if count == 0 || out_len == 0 {
+            return Ok(());
+        }
+        if stride < len
+            || (count - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(len))
+                .is_none_or(|end| end > data.len())
+        {
+            return Err(GpuError::Unsupported(
+                "strided messages must not overlap and must lie inside the buffer",
+            ));
+        }
+        let t0 = Instant::now();
+        // Chunks of equal message counts: chunk_bytes of data, at least
+        // MIN_LAUNCH_MESSAGES messages, at most MAX_CHUNK_BYTES of data and
+        // of output.
+        let step = stride.max(1);
+        let per = (self.chunk_bytes() / step)
+            .max(MIN_LAUNCH_MESSAGES)
+            .min(MAX_CHUNK_BYTES / step)
+            .min(MAX_CHUNK_BYTES / out_len)
+            .max(1);
+        let n_chunks = count.div_ceil(per);
+        let range = |c: usize| (c * per, ((c + 1) * per).min(count));
+        let aligned8 = stride % 8 == 0 && (data.as_ptr() as usize) % 8 == 0;
+        let mut fill = |c: usize, host: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
+            let (first, last) = range(c);
+            let span = &data[first * stride..(last - 1) * stride + len];
+            host.h_in.reserve(span.len(), true)?;
+            copy_parallel(&mut host.h_in.as_mut_slice()[..span.len()], span);
+            Ok(ChunkPlan {
+                data_bytes: span.len(),
+                indexed: false,
+                job: BatchJob {
+                    n: (last - first) as u64,
+                    stride: stride as u64,
+                    msg_len: len as u64,
+                    rate: spec.rate_bytes as u32,
+                    suffix: spec.delimited_suffix as u32,
+                    out_len: out_len32,
+                    rounds: spec.rounds as u32,
+                    ..BatchJob::default()
+                },
+                aligned8,
+            })
+        };
+        let out_ptr = SendPtr(out.as_mut_ptr());
+        let mut drain = move |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
+            let (first, last) = range(c);
+            let p = out_ptr;
+            // SAFETY: chunk c owns out[first * out_len .. last * out_len]
+            // (chunks are disjoint, count * out_len = out.len()), and `out`
+            // outlives the pipeline call.
+            let dst = unsafe {
+                std::slice::from_raw_parts_mut(p.0.add(first * out_len), (last - first) * out_len)
+            };
+            copy_parallel(dst, bytes);
+            Ok(())
+        };
+        let r = self.pipeline(spec, n_chunks, &mut fill, &mut drain, &mut || {});
+        let mut st = lock(&self.last_stats);
+        st.messages = count;
+        st.bytes = count * len;
+        st.wall_s = t0.elapsed().as_secs_f64();
         r
     }
 

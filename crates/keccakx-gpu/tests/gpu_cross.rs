@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use keccakx::engine::{Engine, LaneSpec, Scalar};
 use keccakx_gpu::{
-    perm_reference, BatchKernel, GpuError, GpuHasher, KtVariant, Layout, PermKernel, PhVariant,
-    RawLayout,
+    perm_reference, BatchKernel, GpuError, GpuHasher, InputPath, KtVariant, Layout, PermKernel,
+    PhVariant, RawLayout,
 };
 
 fn shared() -> Option<&'static GpuHasher> {
@@ -833,4 +833,62 @@ fn repeated_small_calls_allocate_nothing() {
         gpu.buffer_allocations() > kept,
         "released buffers are allocated again"
     );
+}
+
+/// Strided host buffers (`hash_strided`): every spec, strides equal to and
+/// above the length, lengths around the rate and not multiples of 8, an
+/// unaligned start, several chunks (small chunk size) and mapped input; bad
+/// geometry is an error with nothing written.
+#[test]
+fn strided_host_buffers_match_the_cpu() {
+    let Some(gpu) = own() else { return };
+    let mut rng = Rng(0x5EED_0005);
+    for (name, spec, out_len) in specs() {
+        let r = spec.rate_bytes;
+        for (len, stride, count, skew) in [
+            (64usize, 64usize, 5000usize, 0usize),
+            (r - 1, r + 3, 3000, 1),
+            (r, r, 2000, 0),
+            (2 * r + 5, 2 * r + 8, 700, 3),
+            (0, 8, 100, 0),
+        ] {
+            let buf = rng.bytes(skew + (count - 1) * stride + len + 5);
+            let data = &buf[skew..];
+            let msgs: Vec<&[u8]> = (0..count)
+                .map(|i| &data[i * stride..i * stride + len])
+                .collect();
+            let want = cpu(&spec, &msgs, out_len);
+            for (chunk, mapped) in [(usize::MAX, false), (16 << 10, false), (16 << 10, true)] {
+                gpu.set_chunk_bytes(if chunk == usize::MAX {
+                    keccakx_gpu::hasher::DEFAULT_CHUNK_BYTES
+                } else {
+                    chunk
+                });
+                gpu.set_input_path(if mapped {
+                    InputPath::Mapped
+                } else {
+                    InputPath::Copy
+                });
+                let mut out = vec![0u8; count * out_len];
+                gpu.hash_strided(&spec, data, stride, len, count, out_len, &mut out)
+                    .unwrap();
+                assert!(
+                    out == want,
+                    "{name} len {len} stride {stride} chunk {chunk} mapped {mapped}"
+                );
+            }
+        }
+    }
+    gpu.set_chunk_bytes(keccakx_gpu::hasher::DEFAULT_CHUNK_BYTES);
+    gpu.set_input_path(InputPath::Copy);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let data = [0u8; 100];
+    let mut out = [7u8; 64];
+    for (stride, len, count) in [(8, 9, 2), (50, 10, 3), (usize::MAX, 1, 2)] {
+        assert!(matches!(
+            gpu.hash_strided(&spec, &data, stride, len, count, 32, &mut out[..count * 32]),
+            Err(GpuError::Unsupported(_))
+        ));
+    }
+    assert!(out.iter().all(|&b| b == 7));
 }

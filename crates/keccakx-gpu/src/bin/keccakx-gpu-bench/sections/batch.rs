@@ -30,14 +30,16 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
         &spot[..],
     );
     let (dev_rows, dev_auto) = device_resident(cx, &sha3, &host, len, reps, &want);
-    let (fed, fed_s) = host_fed(cx, &sha3, &msgs, len, reps, &want);
+    let (fed, fed_s) = host_fed(cx, &sha3, &host, &msgs, len, reps, &want);
     r.key(format!(
-        "SHA3-256 {len} B x {count}: device {:.1} GB/s ({:.0} M msg/s), host-fed {:.1} GB/s (mapped {:.1}; {:.0}% of H2D), CPU {} x{} {:.1} GB/s; host-fed/CPU {:.2}x",
+        "SHA3-256 {len} B x {count}: device {:.1} GB/s ({:.0} M msg/s), host-fed {:.1} GB/s (mapped {:.1}; {:.0}% of H2D; one strided buffer {:.1}, {:.0}%), CPU {} x{} {:.1} GB/s; host-fed/CPU {:.2}x",
         gbs(bytes, dev_auto),
         count as f64 / dev_auto / 1e6,
         gbs(bytes, fed_s[0]),
         gbs(bytes, fed_s[1]),
         100.0 * bytes / fed_s[0] / cx.h2d,
+        gbs(bytes, fed_s[2]),
+        100.0 * bytes / fed_s[2] / cx.h2d,
         current().name(),
         cx.cores,
         gbs(bytes, cpu_s),
@@ -143,33 +145,59 @@ fn device_resident(
     (dev_rows, dev_auto)
 }
 
-/// Host-fed, from pageable memory through the pipeline: copies, then
-/// mapped. The JSON rows and the two times.
+/// Host-fed, from pageable memory through the pipeline: a slice per
+/// message with copies, then mapped; then the same bytes as one strided
+/// buffer (`hash_strided`, copies). The JSON rows and the three times.
 fn host_fed(
     cx: &Ctx,
     sha3: &LaneSpec,
+    host: &[u8],
     msgs: &[&[u8]],
     len: usize,
     reps: usize,
     want: &[u8],
-) -> (Vec<J>, [f64; 2]) {
+) -> (Vec<J>, [f64; 3]) {
     let gpu = &cx.gpu;
     let count = msgs.len();
     let bytes = (len * count) as f64;
     let mut fed = Vec::new();
-    let mut fed_s = [f64::NAN; 2];
-    for (i, path) in [InputPath::Copy, InputPath::Mapped].into_iter().enumerate() {
+    let mut fed_s = [f64::NAN; 3];
+    for (i, (path, strided)) in [
+        (InputPath::Copy, false),
+        (InputPath::Mapped, false),
+        (InputPath::Copy, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
         gpu.set_input_path(path);
         let mut out = vec![0u8; count * 32];
         let s = best_of(reps, || {
-            gpu.hash_many(sha3, msgs, 32, &mut out)
-                .unwrap_or_else(|e| fail("host-fed batch", e))
+            if strided {
+                gpu.hash_strided(sha3, host, len, len, count, 32, &mut out)
+            } else {
+                gpu.hash_many(sha3, msgs, 32, &mut out)
+            }
+            .unwrap_or_else(|e| fail("host-fed batch", e))
         });
-        check(&format!("{len} B host-fed {path:?}"), &out[..], want);
+        check(
+            &format!(
+                "{len} B host-fed {path:?}{}",
+                if strided { " strided" } else { "" }
+            ),
+            &out[..],
+            want,
+        );
         let st = gpu.last_pipeline_stats();
         fed_s[i] = s;
         fed.push(obj![
-            ("input", format!("{path:?}")),
+            (
+                "input",
+                format!(
+                    "{path:?}{}",
+                    if strided { ", one strided buffer" } else { "" }
+                )
+            ),
             ("seconds", s),
             ("bytes_per_s", bytes / s),
             ("messages_per_s", count as f64 / s),
