@@ -5,12 +5,14 @@
 //! batch costs the fixed price of a pipeline call (packing, launch, copies,
 //! synchronisation) before any hashing. The model prices both:
 //!
-//! - GPU: `call_s + messages × msg_s + bytes / feed + max(blocks /
-//!   gpu_blocks_per_s, longest / thread_blocks_per_s)`, where `msg_s` and
-//!   `feed` are the host's share of a host-fed call (packing into pinned
-//!   staging, the copies, draining the digests) per message and per byte,
-//!   end to end (GPU run 1 found the host, not the bus, bounding host-fed
-//!   batches);
+//! - GPU: `call_s + (1 + first) × (messages × msg_s + bytes / feed) +
+//!   max(blocks / gpu_blocks_per_s, longest / thread_blocks_per_s)`, where
+//!   `msg_s` and `feed` are the host's share of a host-fed call (packing
+//!   into pinned staging, the copies, draining the digests) per message and
+//!   per byte once the pipeline runs, and `first` the share of the batch in
+//!   its first chunk, which nothing overlaps (GPU runs 1-3 found the host,
+//!   not the bus, bounding host-fed batches, and small batches, one or two
+//!   chunks, paying their packing and copies in sequence);
 //! - CPU: `blocks / (cpu_blocks_per_s_per_core × cores)`,
 //!
 //! with blocks counted as Keccak-f[1600] calls (a message of `len` bytes at
@@ -19,12 +21,15 @@
 //! CPU when it alone would keep one GPU thread busy for longer than the GPU
 //! needs for all the rest, and the whole batch when the CPU is cheaper.
 //!
-//! The constants are placeholders from public figures (../shared/GPU.md)
-//! until a GPU run measures them: `keccakx-gpu-bench` writes the measured
-//! set into its JSON (`cost_model`) and prints it as a `KECCAKX_GPU_COST`
-//! value, which [`CostModel::from_env`] reads.
+//! The defaults were measured on an H200 machine (16 host cores, PCIe 5;
+//! bench/results/gpu-h200-2026-11-27-run3.json); `keccakx-gpu-bench`
+//! measures them on any machine, writes them into its JSON (`cost_model`)
+//! and prints them as a `KECCAKX_GPU_COST` value, which
+//! [`CostModel::from_env`] reads.
 
 use keccakx::engine::LaneSpec;
+
+use crate::hasher::{DEFAULT_CHUNK_BYTES, MAX_CHUNK_BYTES, MIN_LAUNCH_MESSAGES};
 
 /// The constants of the model (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,18 +49,22 @@ pub struct CostModel {
 }
 
 impl Default for CostModel {
-    /// Not measured yet: an H100's ALU bound at 3/4 (2.9 G/s), PCIe 4 x16
-    /// copies (25 GB/s), 25 MB/s per GPU thread at SHA3-256's rate
-    /// (≈184 k blocks/s), 3 M blocks/s per CPU core (AVX-512 lanes), 100 µs
-    /// per call.
+    /// Measured on an NVIDIA H200 with 16 host cores (PCIe 5, 55 GB/s
+    /// copies), GPU run 3 of 2026-11-27
+    /// (bench/results/gpu-h200-2026-11-27-run3.json): 42 µs a call; the host
+    /// share fitted to that run's two 1 GiB host-fed batches with this
+    /// model (64 B × 2^24 in 90.5 ms, 64 KiB × 2^14 in 35.0 ms: 3.6 ns a
+    /// message, 38 GB/s); 2.9 G blocks/s on the whole GPU (1 KiB
+    /// messages); 479 k blocks/s for one message alone (one warp); 8.9 M
+    /// blocks/s per core of that machine's CPU engine (AVX-512, 16 cores).
     fn default() -> Self {
         CostModel {
-            call_s: 100e-6,
-            msg_s: 0.0,
-            feed_bytes_per_s: 25e9,
+            call_s: 42e-6,
+            msg_s: 3.6e-9,
+            feed_bytes_per_s: 38e9,
             gpu_blocks_per_s: 2.9e9,
-            thread_blocks_per_s: 184e3,
-            cpu_blocks_per_s_per_core: 3e6,
+            thread_blocks_per_s: 479e3,
+            cpu_blocks_per_s_per_core: 8.9e6,
         }
     }
 }
@@ -137,9 +146,24 @@ impl CostModel {
             + (blocks / self.gpu_blocks_per_s).max(longest / self.thread_blocks_per_s)
     }
 
-    /// The host's share of a host-fed call of `count` messages, `bytes` in all.
+    /// The host's share of a host-fed call of `count` messages, `bytes` in
+    /// all: the pipelined rate, and the first chunk once more.
     pub fn feed_seconds(&self, count: usize, bytes: usize) -> f64 {
-        count as f64 * self.msg_s + bytes as f64 / self.feed_bytes_per_s
+        (1.0 + Self::first_chunk_share(count, bytes))
+            * (count as f64 * self.msg_s + bytes as f64 / self.feed_bytes_per_s)
+    }
+
+    /// The share of a host-fed batch in its first pipeline chunk (the
+    /// pipeline's rule, hasher.rs: a chunk closes at [`DEFAULT_CHUNK_BYTES`]
+    /// and [`MIN_LAUNCH_MESSAGES`] messages, at most [`MAX_CHUNK_BYTES`]).
+    pub fn first_chunk_share(count: usize, bytes: usize) -> f64 {
+        if count == 0 {
+            return 0.0;
+        }
+        let b = bytes.max(1) as f64;
+        let by_rule =
+            (DEFAULT_CHUNK_BYTES as f64 / b).max(MIN_LAUNCH_MESSAGES as f64 / count as f64);
+        by_rule.min(MAX_CHUNK_BYTES as f64 / b).min(1.0)
     }
 
     /// Estimated seconds on `cores` CPU cores for `blocks`.
@@ -232,17 +256,40 @@ mod tests {
         LaneSpec::new(136, 24, 0x06).unwrap()
     }
 
+    /// The defaults route as the H200 machine measured (run 3's crossover,
+    /// 16 cores): small batches on the CPU, big ones on the GPU.
     #[test]
     fn small_batches_stay_on_the_cpu_and_big_ones_go_to_the_gpu() {
         let m = CostModel::default();
         let msg = [0u8; 64];
         let few: Vec<&[u8]> = vec![&msg; 10];
         assert_eq!(m.route(&sha3(), &few, 32, 16), Route::Cpu);
-        let many: Vec<&[u8]> = vec![&msg; 1 << 20];
+        let kib = [0u8; 1024];
+        let many: Vec<&[u8]> = vec![&kib; 1 << 20];
         assert_eq!(m.route(&sha3(), &many, 32, 16), Route::Gpu);
-        assert!(m.prefers_gpu(&sha3(), 1 << 20, 64 << 20, 32, 16));
+        // Measured GPU against CPU: 1 KiB x 2^20 33 / 56 ms, 16 KiB x 2^16
+        // 34 / 40 ms, 64 B x 2^24 90 / 165 ms; 1 KiB x 4096 0.63 / 0.21 ms,
+        // 16 KiB x 4096 3.9 / 3.1 ms, 64 B x 65536 0.71 / 0.59 ms.
+        assert!(m.prefers_gpu(&sha3(), 1 << 20, 1 << 30, 32, 16));
+        assert!(m.prefers_gpu(&sha3(), 1 << 16, 1 << 30, 32, 16));
+        assert!(m.prefers_gpu(&sha3(), 1 << 24, 1 << 30, 32, 16));
+        assert!(!m.prefers_gpu(&sha3(), 4096, 4 << 20, 32, 16));
+        assert!(!m.prefers_gpu(&sha3(), 4096, 64 << 20, 32, 16));
+        assert!(!m.prefers_gpu(&sha3(), 65536, 4 << 20, 32, 16));
         assert!(!m.prefers_gpu(&sha3(), 10, 640, 32, 16));
         assert!(!m.prefers_gpu(&sha3(), 0, 0, 32, 16));
+    }
+
+    #[test]
+    fn the_first_chunk_share_follows_the_pipeline_rule() {
+        // 1 GiB of 64 B messages: 32 MiB chunks.
+        assert!((CostModel::first_chunk_share(1 << 24, 1 << 30) - 1.0 / 32.0).abs() < 1e-9);
+        // 1 GiB of 64 KiB messages: 4096 a chunk.
+        assert!((CostModel::first_chunk_share(1 << 14, 1 << 30) - 0.25).abs() < 1e-9);
+        // 4 GiB of 1 MiB messages: capped at 256 MiB.
+        assert!((CostModel::first_chunk_share(4096, 4 << 30) - 1.0 / 16.0).abs() < 1e-9);
+        assert_eq!(CostModel::first_chunk_share(10, 640), 1.0);
+        assert_eq!(CostModel::first_chunk_share(0, 0), 0.0);
     }
 
     #[test]

@@ -883,7 +883,7 @@ fn strided_host_buffers_match_the_cpu() {
     gpu.set_input_path(InputPath::Copy);
     let spec = LaneSpec::new(136, 24, 0x06).unwrap();
     let data = [0u8; 100];
-    let mut out = [7u8; 64];
+    let mut out = [7u8; 96];
     for (stride, len, count) in [(8, 9, 2), (50, 10, 3), (usize::MAX, 1, 2)] {
         assert!(matches!(
             gpu.hash_strided(&spec, &data, stride, len, count, 32, &mut out[..count * 32]),

@@ -143,14 +143,16 @@ fn measured_model(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> CostModel {
 }
 
 /// The host's share of a host-fed call, per message and per byte: the wall
-/// time w = call + n msg_s + bytes / feed of two host-fed batches, many
-/// small messages (64 B) and few long ones (64 KiB), solved for msg_s and
-/// feed. (Their GPU work, under a millisecond against tens, overlaps.)
+/// time w = call + (1 + first) (n msg_s + bytes / feed) of two host-fed
+/// batches of several pipeline chunks, many small messages (64 B) and few
+/// long ones (64 KiB), solved for msg_s and feed (`first`: the batch's
+/// share in its first chunk, CostModel::first_chunk_share). Their GPU work
+/// overlaps the host's.
 fn feed_cost(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> (f64, f64) {
     let runs: [(usize, usize); 2] = if cx.quick {
-        [(64, 1 << 18), (64 << 10, 1 << 10)]
-    } else {
         [(64, 1 << 20), (64 << 10, 1 << 12)]
+    } else {
+        [(64, 1 << 22), (64 << 10, 1 << 14)]
     };
     let mut eq = Vec::new();
     for (len, n) in runs {
@@ -166,7 +168,8 @@ fn feed_cost(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> (f64, f64) {
         let mut want = vec![0u8; n * 32];
         cpu().hash_many(sha3, &ms, 32, &mut want);
         check(&format!("cost: host-fed {len} B x {n}"), &got, &want);
-        eq.push((n as f64, (len * n) as f64, (w - call_s).max(0.0)));
+        let k = 1.0 + CostModel::first_chunk_share(n, len * n);
+        eq.push((k * n as f64, k * (len * n) as f64, (w - call_s).max(0.0)));
     }
     // Two equations n_i m + b_i / f = w_i.
     let ((n1, b1, w1), (n2, b2, w2)) = (eq[0], eq[1]);
