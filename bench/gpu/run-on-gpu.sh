@@ -217,7 +217,9 @@ for f in sorted(os.listdir(steps)):
         res["steps"][name] = st
 t = read("tests", "out")
 res["tests"] = {"results": re.findall(r"test result: .*", t), "failed": re.findall(r"^test (\S+) \.\.\. FAILED", t, re.M),
-                "skipped_lines": re.findall(r"\*\*\* SKIPPED.*", read("tests", "err"))[:5]}
+                "skipped_lines": re.findall(r"\*\*\* SKIPPED.*", read("tests", "err"))[:5],
+                # What a failing test printed (its panic message), for the record.
+                "failures": (t[t.find("\nfailures:"):][:6000] if "\nfailures:" in t else "")}
 res["cli"] = read("cli", "out").splitlines()
 for name in ("python", "md5"):
     lines = [l for l in read(name, "out").splitlines() if l.startswith("{")]
@@ -251,6 +253,7 @@ if res["tests"]["results"]:
     print("  tests: " + " | ".join(res["tests"]["results"]))
 if res["tests"]["failed"]:
     print("  FAILED tests: " + ", ".join(res["tests"]["failed"]))
+    print(res["tests"]["failures"][:3000])
 for lib, r in (res.get("python", {}).get("libraries") or {}).items():
     print(f"  python {lib}: " + json.dumps(r)[:300])
 EOF
