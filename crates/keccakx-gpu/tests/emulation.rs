@@ -536,11 +536,11 @@ fn permutations_match_the_cpu() {
             for (k, s) in states.iter().enumerate() {
                 let mut want = *s;
                 keccakx::permutation::keccak_p1600(&mut want, rounds);
-                for q in 0..25 {
+                for (q, &w) in want.iter().enumerate() {
                     let off = 8 * (25 * k + q);
                     let got = u64::from_le_bytes(out[off..off + 8].try_into().unwrap());
                     assert_eq!(
-                        got, want[q],
+                        got, w,
                         "lane {q} state {k} rounds {rounds} template {template} u64 {lane_u64}"
                     );
                 }

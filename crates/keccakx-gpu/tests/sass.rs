@@ -294,7 +294,7 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     assert!(mix24.counts["other"] <= 2 * BODY + 8, "{:?}", mix24.counts);
     assert!(full24.counts["other"] <= 8, "{:?}", full24.counts);
     assert!(
-        total24 <= MODEL_PER_ROUND * 1.15 && total24 >= MODEL_PER_ROUND * 0.9,
+        (MODEL_PER_ROUND * 0.9..=MODEL_PER_ROUND * 1.15).contains(&total24),
         "{total24} instructions per round"
     );
     let alu = |m: &Mix, r: f64| (m.counts["LOP3"] + m.counts["SHF"]) as f64 / r;
