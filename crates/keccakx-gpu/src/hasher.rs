@@ -161,6 +161,23 @@ pub struct PipelineStats {
     pub wall_s: f64,
 }
 
+impl PipelineStats {
+    /// Field-wise sum (the totals over several calls).
+    pub fn add(&mut self, o: &PipelineStats) {
+        self.chunks += o.chunks;
+        self.messages += o.messages;
+        self.bytes += o.bytes;
+        self.plan_s += o.plan_s;
+        self.pack_s += o.pack_s;
+        self.drain_s += o.drain_s;
+        self.wait_s += o.wait_s;
+        self.h2d_s += o.h2d_s;
+        self.kernel_s += o.kernel_s;
+        self.d2h_s += o.d2h_s;
+        self.wall_s += o.wall_s;
+    }
+}
+
 /// Permutation-throughput kernels (benchmarks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PermKernel {
@@ -335,6 +352,9 @@ pub struct GpuHasher {
     /// (a job that finds them busy makes its own).
     timing: Mutex<[CudaEvent; 2]>,
     last_stats: Mutex<PipelineStats>,
+    /// Host-fed calls and their stats summed since the last reset (a mode
+    /// such as KT makes many calls per hash).
+    total_stats: Mutex<(u64, PipelineStats)>,
     pub(crate) scratch: Mutex<Scratch>,
 }
 
@@ -478,6 +498,7 @@ impl GpuHasher {
             last_kernel_ms: Mutex::new(None),
             timing: Mutex::new(job_timing),
             last_stats: Mutex::new(PipelineStats::default()),
+            total_stats: Mutex::new((0, PipelineStats::default())),
             scratch: Mutex::new(scratch),
         })
     }
@@ -536,6 +557,30 @@ impl GpuHasher {
     /// Where the time of the last host-fed call went.
     pub fn last_pipeline_stats(&self) -> PipelineStats {
         *lock(&self.last_stats)
+    }
+
+    /// Host-fed calls since [`GpuHasher::reset_pipeline_totals`] and their
+    /// stats summed (a KT or ParallelHash hash makes one call per batch of
+    /// leaves).
+    pub fn pipeline_totals(&self) -> (u64, PipelineStats) {
+        *lock(&self.total_stats)
+    }
+
+    /// Start [`GpuHasher::pipeline_totals`] again from zero.
+    pub fn reset_pipeline_totals(&self) {
+        *lock(&self.total_stats) = (0, PipelineStats::default());
+    }
+
+    /// Finish a host-fed call's stats and add them to the totals.
+    fn record_call(&self, messages: usize, bytes: usize, plan_s: f64, wall_s: f64) {
+        let mut st = lock(&self.last_stats);
+        st.plan_s = plan_s;
+        st.messages = messages;
+        st.bytes = bytes;
+        st.wall_s = wall_s;
+        let mut t = lock(&self.total_stats);
+        t.0 += 1;
+        t.1.add(&st);
     }
 
     /// States that fill the device exactly once with a permutation kernel
@@ -867,11 +912,12 @@ impl GpuHasher {
                 side()
             };
             let r = self.pipeline(spec, chunks.len(), &mut fill, &mut drain, &mut beside);
-            let mut st = lock(&self.last_stats);
-            st.plan_s = plan_s;
-            st.messages = inputs.len();
-            st.bytes = inputs.iter().map(|m| m.len()).sum();
-            st.wall_s = t0.elapsed().as_secs_f64();
+            self.record_call(
+                inputs.len(),
+                inputs.iter().map(|m| m.len()).sum(),
+                plan_s,
+                t0.elapsed().as_secs_f64(),
+            );
             r
         })();
         if !side_done {
@@ -967,10 +1013,7 @@ impl GpuHasher {
             Ok(())
         };
         let r = self.pipeline(spec, n_chunks, &mut fill, &mut drain, &mut || {});
-        let mut st = lock(&self.last_stats);
-        st.messages = count;
-        st.bytes = count * len;
-        st.wall_s = t0.elapsed().as_secs_f64();
+        self.record_call(count, count * len, 0.0, t0.elapsed().as_secs_f64());
         r
     }
 

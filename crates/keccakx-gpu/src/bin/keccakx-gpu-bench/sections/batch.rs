@@ -337,7 +337,7 @@ fn warp_crossover(cx: &Ctx, r: &mut Report) {
     );
 }
 
-fn stats_json(st: &PipelineStats) -> J {
+pub(super) fn stats_json(st: &PipelineStats) -> J {
     obj![
         ("chunks", st.chunks),
         ("messages", st.messages),
