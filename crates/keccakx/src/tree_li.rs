@@ -543,6 +543,43 @@ fn on_cores<R>(f: impl FnOnce(&dyn Engine) -> R) -> R {
     }
 }
 
+/// The one-shot gather buffer, kept per thread between calls where there
+/// are threads (`std`). A fresh buffer is fresh pages: on a 50 MB message
+/// gathered whole for a GPU engine (up to [`MAX_GATHER_BYTES`]) the page
+/// faults took 28 ms of the 38 ms the mode spent besides hashing, on this
+/// VM (bench/NOTES.md, "GPU run 1 ..."). At most [`MAX_GATHER_BYTES`] stay
+/// allocated per thread that ran such a call.
+mod gather_buffer {
+    use alloc::vec::Vec;
+
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        static KEPT: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// The kept buffer (empty if none).
+    pub(super) fn take() -> Vec<u8> {
+        #[cfg(feature = "std")]
+        {
+            KEPT.with(|k| core::mem::take(&mut *k.borrow_mut()))
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Vec::new()
+        }
+    }
+
+    /// Keep `buf` for the thread's next call (if it is not too big).
+    pub(super) fn give_back(buf: Vec<u8>) {
+        #[cfg(feature = "std")]
+        if buf.capacity() <= super::MAX_GATHER_BYTES + (super::MAX_GATHER_BYTES >> 2) {
+            KEPT.with(|k| *k.borrow_mut() = buf);
+        }
+        #[cfg(not(feature = "std"))]
+        drop(buf);
+    }
+}
+
 /// [`tree_li`] on a given engine (cross-engine tests, benchmarks, `--engine`).
 pub fn tree_li_with_engine(
     engine: &dyn Engine,
@@ -593,7 +630,7 @@ pub fn tree_li_with_engine(
         .clamp(GATHER_BYTES, MAX_GATHER_BYTES);
     let mut cvs = vec![0u8; used * n];
     let mut first = 0;
-    let mut gathered = Vec::new();
+    let mut gathered = gather_buffer::take();
     let mut bounds = Vec::new();
     while first < used {
         // Leaves first..last, as many as fit the batch (at least one).
@@ -616,7 +653,8 @@ pub fn tree_li_with_engine(
         // block is L blocks past the last one, a new page for each 128-byte
         // block of a 50 MB message: a TLB miss per block, ten times the
         // hashing on the host-fed GPU path (bench/NOTES.md).
-        gathered.clear();
+        // Every byte below the end is written below (headers, then the
+        // blocks, leaf after leaf without gaps): no need to clear.
         gathered.resize(bounds.last().map_or(0, |&(_, e)| e), 0);
         let mut pos: Vec<usize> = bounds.iter().map(|&(s, _)| s + hdr).collect();
         for &(s, _) in &bounds {
@@ -645,6 +683,7 @@ pub fn tree_li_with_engine(
         );
         first = last;
     }
+    gather_buffer::give_back(gathered);
     shape.finish(engine, cvs).read(out);
     Ok(())
 }
