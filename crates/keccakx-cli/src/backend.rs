@@ -15,9 +15,9 @@
 //!   chunk goes where the GPU
 //!   engine's cost model ([`keccakx_gpu::CostModel`]) says it is cheaper:
 //!   the GPU (opened on the first chunk that goes there), the CPU, or split
-//!   (files too long for one GPU thread on the CPU beside the GPU). The
-//!   model's constants are placeholders until a GPU run measures them
-//!   (docs/gpu.md); `KECCAKX_GPU_COST` sets them.
+//!   (files too long for the GPU's share on the CPU beside it). The
+//!   model's default constants were measured on an H200 machine
+//!   (docs/gpu.md); `KECCAKX_GPU_COST` sets them for another.
 //!
 //! The GPU runs behind keccakx's one fallback wrapper
 //! ([`keccakx::engine::Fallback`], sticky): if it fails, a one-line notice is
