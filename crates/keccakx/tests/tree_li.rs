@@ -731,6 +731,10 @@ fn gather_buffer_reuse_across_calls() {
         tree_li_with_engine(scalar, &p, m, &mut got).unwrap();
         let mut t = TreeLi::new(p.clone()).unwrap();
         t.update(m);
-        assert_eq!(t.finalize_vec(32), got.to_vec(), "len {len} D={d} H={h} B={b}");
+        assert_eq!(
+            t.finalize_vec(32),
+            got.to_vec(),
+            "len {len} D={d} H={h} B={b}"
+        );
     }
 }
