@@ -338,6 +338,8 @@ pub(crate) struct ChunkPlan {
 /// Hashes batches on one CUDA device.
 pub struct GpuHasher {
     info: DeviceInfo,
+    /// SM count, from the driver on first use (`sm_count`).
+    sms: std::sync::OnceLock<u64>,
     ctx: Arc<CudaContext>,
     target: Target,
     image_source: String,
@@ -486,6 +488,7 @@ impl GpuHasher {
         let job_timing = [ctx.new_event(timing)?, ctx.new_event(timing)?];
         Ok(GpuHasher {
             info,
+            sms: std::sync::OnceLock::new(),
             ctx,
             target,
             image_source,
@@ -591,6 +594,15 @@ impl GpuHasher {
         let func = self.function(module, name)?;
         self.ctx.bind_to_thread()?;
         let blocks = func.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)?;
+        Ok(blocks.max(1) as u64 * self.sm_count()? * per_block)
+    }
+
+    /// The device's SM count (DeviceInfo has none), asked of the driver
+    /// once and kept: `launch` needs it for every `Auto` batch.
+    fn sm_count(&self) -> Result<u64, GpuError> {
+        if let Some(&n) = self.sms.get() {
+            return Ok(n);
+        }
         let dev = result::device::get(self.info.ordinal as i32)?;
         // SAFETY: the driver is initialised and `dev` is its handle.
         let sms = unsafe {
@@ -599,7 +611,7 @@ impl GpuHasher {
                 sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             )
         }?;
-        Ok(blocks.max(1) as u64 * sms.max(1) as u64 * per_block)
+        Ok(*self.sms.get_or_init(|| sms.max(1) as u64))
     }
 
     /// The device.
@@ -732,19 +744,8 @@ impl GpuHasher {
             } else {
                 job.data_len / job.n
             };
-            mean >= BatchKernel::WARP_MIN_BLOCKS * spec.rate_bytes as u64 && {
-                // (DeviceInfo has no SM count; the attribute is a table
-                // look-up in the driver.)
-                let dev = result::device::get(self.info.ordinal as i32)?;
-                // SAFETY: the driver is initialised and `dev` is its handle.
-                let sms = unsafe {
-                    result::device::get_attribute(
-                        dev,
-                        sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                    )
-                }?;
-                job.n < BatchKernel::WARP_MESSAGES_PER_SM * sms.max(1) as u64
-            }
+            mean >= BatchKernel::WARP_MIN_BLOCKS * spec.rate_bytes as u64
+                && job.n < BatchKernel::WARP_MESSAGES_PER_SM * self.sm_count()?
         };
         let kind = match choice {
             BatchKernel::Auto if warp_auto => BatchKernel::Warp,

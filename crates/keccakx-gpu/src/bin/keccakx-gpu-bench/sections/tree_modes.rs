@@ -55,30 +55,24 @@ impl Mode {
     /// values of `n` bytes of input (S_0, then CV_LEN bytes per further
     /// 8 KiB chunk). No engine can hash KT faster than n / this time.
     fn final_node_s(self, n: usize) -> Option<f64> {
-        use keccakx::rfc9861::{Kt128FinalNode, Kt256FinalNode};
+        use keccakx::rfc9861::KtFinalNode;
+        /// Best of 3 of one final node of rate R over `leaves` values.
+        fn time<const R: usize>(leaves: usize) -> f64 {
+            let s0 = vec![7u8; KtFinalNode::<R>::CHUNK_LEN];
+            let cvs = vec![0x5au8; leaves * KtFinalNode::<R>::CV_LEN];
+            best_of(3, || {
+                let mut node = KtFinalNode::<R>::new();
+                node.absorb_first_chunk(&s0);
+                node.absorb_chaining_values(&cvs)
+                    .unwrap_or_else(|e| fail("final node", e));
+                std::hint::black_box(node.finalize_vec(KtFinalNode::<R>::CV_LEN));
+            })
+        }
         let Mode::Kt(v) = self else { return None };
-        let chunk = Kt128FinalNode::CHUNK_LEN;
-        let leaves = n.saturating_sub(1) / chunk;
-        let s0 = vec![7u8; chunk];
-        let t = |cv_len: usize, run: &mut dyn FnMut(&[u8], &[u8])| {
-            let cvs = vec![0x5au8; leaves * cv_len];
-            best_of(3, || run(&s0, &cvs))
-        };
+        let leaves = n.saturating_sub(1) / KtFinalNode::<168>::CHUNK_LEN;
         Some(match v {
-            KtVariant::Kt128 => t(Kt128FinalNode::CV_LEN, &mut |s0, cvs| {
-                let mut node = Kt128FinalNode::new();
-                node.absorb_first_chunk(s0);
-                node.absorb_chaining_values(cvs)
-                    .unwrap_or_else(|e| fail("final node", e));
-                std::hint::black_box(node.finalize_vec(32));
-            }),
-            KtVariant::Kt256 => t(Kt256FinalNode::CV_LEN, &mut |s0, cvs| {
-                let mut node = Kt256FinalNode::new();
-                node.absorb_first_chunk(s0);
-                node.absorb_chaining_values(cvs)
-                    .unwrap_or_else(|e| fail("final node", e));
-                std::hint::black_box(node.finalize_vec(64));
-            }),
+            KtVariant::Kt128 => time::<168>(leaves),
+            KtVariant::Kt256 => time::<136>(leaves),
         })
     }
     fn host(self, e: &GpuEngine, data: &[u8], out: &mut [u8]) {
