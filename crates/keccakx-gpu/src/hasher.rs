@@ -894,20 +894,7 @@ impl GpuHasher {
             let mut fill = |c: usize, host: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
                 pack_messages(host, &inputs[chunks[c].clone()], spec, out_len32)
             };
-            let out_ptr = SendPtr(out.as_mut_ptr());
-            let chunks_ref = &chunks;
-            let mut drain = move |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
-                let r = &chunks_ref[c];
-                let p = out_ptr;
-                // SAFETY: chunk c owns out[r.start * out_len .. r.end * out_len]
-                // (chunks are disjoint and in bounds: inputs.len() * out_len
-                // = out.len()), and `out` outlives the pipeline call.
-                let dst = unsafe {
-                    std::slice::from_raw_parts_mut(p.0.add(r.start * out_len), r.len() * out_len)
-                };
-                copy_parallel(dst, bytes);
-                Ok(())
-            };
+            let mut drain = drain_into(out, &chunks, out_len);
             let mut beside = || {
                 side_done = true;
                 side()
@@ -975,12 +962,16 @@ impl GpuHasher {
             .min(MAX_CHUNK_BYTES / step)
             .min(MAX_CHUNK_BYTES / out_len)
             .max(1);
-        let n_chunks = count.div_ceil(per);
-        let range = |c: usize| (c * per, ((c + 1) * per).min(count));
+        let chunks: Vec<Range<usize>> = (0..count.div_ceil(per))
+            .map(|c| c * per..((c + 1) * per).min(count))
+            .collect();
         // (The kernel reads the device copy, whose alignment launch() checks.)
         let aligned8 = stride.is_multiple_of(8);
         let mut fill = |c: usize, host: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
-            let (first, last) = range(c);
+            let Range {
+                start: first,
+                end: last,
+            } = chunks[c].clone();
             let span = &data[first * stride..(last - 1) * stride + len];
             host.h_in.reserve(span.len(), true)?;
             copy_parallel(&mut host.h_in.as_mut_slice()[..span.len()], span);
@@ -1000,20 +991,8 @@ impl GpuHasher {
                 aligned8,
             })
         };
-        let out_ptr = SendPtr(out.as_mut_ptr());
-        let mut drain = move |c: usize, bytes: &[u8]| -> Result<(), GpuError> {
-            let (first, last) = range(c);
-            let p = out_ptr;
-            // SAFETY: chunk c owns out[first * out_len .. last * out_len]
-            // (chunks are disjoint, count * out_len = out.len()), and `out`
-            // outlives the pipeline call.
-            let dst = unsafe {
-                std::slice::from_raw_parts_mut(p.0.add(first * out_len), (last - first) * out_len)
-            };
-            copy_parallel(dst, bytes);
-            Ok(())
-        };
-        let r = self.pipeline(spec, n_chunks, &mut fill, &mut drain, &mut || {});
+        let mut drain = drain_into(out, &chunks, out_len);
+        let r = self.pipeline(spec, chunks.len(), &mut fill, &mut drain, &mut || {});
         self.record_call(count, count * len, 0.0, t0.elapsed().as_secs_f64());
         r
     }
@@ -1612,6 +1591,30 @@ fn wait_stage(
     stats.kernel_s += ms(&st.events[1], &st.events[2]);
     stats.d2h_s += ms(&st.events[2], &st.events[3]);
     Ok(Some(p))
+}
+
+/// The pipeline's `drain` for a batch whose chunk c is messages `chunks[c]`
+/// (disjoint, in order, covering `out.len() / out_len` messages): copies
+/// each chunk's digests into its part of `out`.
+fn drain_into<'a>(
+    out: &'a mut [u8],
+    chunks: &'a [Range<usize>],
+    out_len: usize,
+) -> impl FnMut(usize, &[u8]) -> Result<(), GpuError> + Send + 'a {
+    debug_assert!(chunks.last().is_none_or(|r| r.end * out_len <= out.len()));
+    let out_ptr = SendPtr(out.as_mut_ptr());
+    move |c: usize, bytes: &[u8]| {
+        let r = &chunks[c];
+        let p = out_ptr;
+        // SAFETY: chunk c owns out[r.start * out_len .. r.end * out_len]
+        // (chunks are disjoint and inside `out`, borrowed mutably for 'a,
+        // the whole pipeline call), so no two calls write the same bytes.
+        let dst = unsafe {
+            std::slice::from_raw_parts_mut(p.0.add(r.start * out_len), r.len() * out_len)
+        };
+        copy_parallel(dst, bytes);
+        Ok(())
+    }
 }
 
 /// A raw pointer the drain closure may carry to another thread.
