@@ -2,16 +2,21 @@
 """Tables of the 2012 two-core study's reproduction, from the benchmark JSON.
 
   report.py RESULT.json PLOT.png [DOC.md]
+  report.py --check DOC.md
 
 Adds the machine and commit to RESULT.json, prints the Markdown tables, draws
 the plot, and (given DOC.md) rewrites the generated block of the document
 between its "<!-- BEGIN GENERATED -->" and "<!-- END GENERATED -->" lines.
+With --check it writes nothing: it regenerates the block from the JSON the
+document names and exits 1 (with a diff) if the document differs. The other
+committed runs (bench/results/finalists-*.json) enter the block's table of
+runs and its run-to-run comparison.
 The study's own figures below are quoted from the paper
 (../shared/papers/001_f8fc1547d0e868b2.txt): Table I (execution speed,
 cycles), Table II (improvement, %), Table III (memory consumption, bytes),
 section II-C (the BLAKE estimate) and section IV-A (the RC5 figures).
 """
-import json, os, platform, subprocess, sys
+import glob, json, os, platform, re, subprocess, sys
 
 SIZES = ["0", "55", "56", "64", "119", "1024"]
 ROWS = ["MD5", "SHA-1", "SHA-256", "BLAKE-32", "Grøstl-256", "JH-256", "Keccak-256", "Skein-512-256"]
@@ -50,8 +55,22 @@ PAPER_RC5 = {"key expansion (S12X)": 73109, "encrypt 1 block (S12X)": 8031, "dec
 # Section II-C: the BLAKE estimate for an empty message.
 PAPER_BLAKE = {"T_MP": 2213, "T_BS": 2005, "T_RO": 1020, "r_RO": 84, "s": 0.25}
 
-res_path, plot_path = sys.argv[1], sys.argv[2]
-doc_path = sys.argv[3] if len(sys.argv) > 3 else None
+ARGS = sys.argv[1:]
+CHECK = "--check" in ARGS
+if CHECK:
+    ARGS.remove("--check")
+    if len(ARGS) != 1:
+        sys.exit("usage: report.py --check DOC.md")
+    doc_path, plot_path = ARGS[0], None
+    named = re.search(r"written by bench/finalists/report\.py from (\S+\.json)", open(doc_path).read())
+    if not named:
+        sys.exit(f"{doc_path}: no generated block naming its JSON")
+    res_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", named.group(1))
+elif len(ARGS) in (2, 3):
+    res_path, plot_path = ARGS[0], ARGS[1]
+    doc_path = ARGS[2] if len(ARGS) > 2 else None
+else:
+    sys.exit(__doc__)
 res = json.load(open(res_path))
 tpc = res.get("tsc_ticks_per_core_cycle") or 1.0
 
@@ -69,9 +88,10 @@ if os.path.exists("/proc/cpuinfo"):
         if line.startswith("model name"):
             cpu = line.split(":", 1)[1].strip()
             break
-res.setdefault("machine", {"cpu": cpu, "cores": os.cpu_count(), "os": platform.platform(), "rustc": sh(["rustc", "--version"])})
-res.setdefault("commit", sh(["git", "rev-parse", "HEAD"]))
-json.dump(res, open(res_path, "w"), indent=2, ensure_ascii=False)
+if not CHECK:  # a fresh run: record where it ran (a check must not touch the JSON)
+    res.setdefault("machine", {"cpu": cpu, "cores": os.cpu_count(), "os": platform.platform(), "rustc": sh(["rustc", "--version"])})
+    res.setdefault("commit", sh(["git", "rev-parse", "HEAD"]))
+    json.dump(res, open(res_path, "w"), indent=2, ensure_ascii=False)
 
 by = {}
 for r in res["results"]:
@@ -89,6 +109,11 @@ def fmt(x):
     if x >= 1e6:
         return f"{x / 1e6:.2f} M"
     return f"{x:,.0f}".replace(",", " ")
+
+
+def full(x):
+    """A count as the study prints it: every digit."""
+    return f"{x:,}".replace(",", " ")
 
 
 def improvement(seq, par, n):
@@ -124,8 +149,8 @@ P("| function | implementation | " + " | ".join(f"{s} B" for s in SIZES) + " |")
 P("|---|---|" + "---|" * len(SIZES))
 for alg in ROWS:
     s, p = PAPER_T1[alg]
-    P(f"| {alg} | **study**, sequential (S12X) | " + " | ".join(fmt(x) for x in s) + " |")
-    P(f"| | **study**, parallel (S12X + XGATE) | " + " | ".join(fmt(x) for x in p) + " |")
+    P(f"| {alg} | **study**, sequential (S12X) | " + " | ".join(full(x) for x in s) + " |")
+    P(f"| | **study**, parallel (S12X + XGATE) | " + " | ".join(full(x) for x in p) + " |")
     for var, label in [("sequential", "ours, sequential"), ("parallel", "ours, parallel SIMD"), ("two-threads", "ours, two threads")]:
         r = by.get((alg, var))
         if r:
@@ -164,6 +189,14 @@ for alg in ROWS:
                 t2[(alg, "two-threads-fastest")] = best
                 P(f"| | ours, two threads, fastest runs | " + " | ".join(pct(x) for x in best) + " |")
 P("")
+slow = [(1 - x / 100, alg, n) for (alg, var), v in t2.items() if var == "two-threads-fastest"
+        for n, x in zip(SIZES, v)]
+if slow:
+    lo, hi = min(slow), max(slow)
+    P(f"Two threads, fastest runs: from {lo[0]:.2f}× the sequential time ({lo[1]}, {lo[2]} B) to "
+      f"{hi[0]:.0f}× ({hi[1]}, {hi[2]} B); {sum(f > 1 for f, _, _ in slow)} of the {len(slow)} "
+      "cells are slower than sequential.")
+    P("")
 
 # ---- RC5
 P("### RC5-32/12/16 (study §IV-A beside ours)")
@@ -287,8 +320,113 @@ for alg in ROWS:
     P(f"| {alg} | {c(s)} | {c(p)} | {pe} |")
 P("")
 
+# ---- every committed run: where it ran and under what load
+RESULTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")
+runs = []
+for path in sorted(glob.glob(os.path.join(RESULTS_DIR, "finalists-*.json"))):
+    runs.append((os.path.basename(path), res if os.path.samefile(path, res_path) else json.load(open(path))))
+NR = "not recorded"
+P("### The runs")
+P("")
+P("Every committed run of this benchmark (`bench/results/finalists-*.json`); this page's tables are from "
+  f"`{os.path.basename(res_path)}`. Fields the benchmark did not record at the time read \"{NR}\".")
+P("")
+P("| run | machine | commit | rounds | load average before / after | TSC ticks per core cycle |")
+P("|---|---|---|---|---|---|")
+for name, r in runs:
+    mach = r.get("machine") or {}
+    tp = r.get("tsc_ticks_per_core_cycle")
+    each = r.get("tsc_ticks_per_core_cycle_each_round")
+    tsc = NR if tp is None else (f"{tp:.3f}" + (f" (per round {min(each):.3f}–{max(each):.3f})" if each else " (one calibration)"))
+    load = (f"{r['loadavg_before']} / {r['loadavg_after']}" if r.get("loadavg_before") else NR)
+    P(f"| `{name}` | {mach.get('cpu', NR)}, {mach.get('cores', '?')} vCPUs (CPU model only; family and model {NR}) | "
+      f"`{(r.get('commit') or NR)[:10]}` | {r.get('rounds', NR)} | {load} | {tsc} |")
+P("")
+loads = [float(x) for _, r in runs for k in ("loadavg_before", "loadavg_after") if r.get(k) for x in r[k].split()]
+if loads:
+    P(f"Load average over the runs that recorded it: {min(loads):.2f} to {max(loads):.2f} (1-, 5- and 15-minute "
+      "figures, before and after) on 2 vCPUs: other work ran beside every run, so read ratios within one run.")
+    P("")
+
+
+# ---- the SIMD gains: our order against the study's, and how much they moved between runs
+def simd_gains(r):
+    b = {(x["algorithm"], x["variant"]): x for x in r["results"]}
+    g = {}
+    for alg in ROWS:
+        s_, p_ = b.get((alg, "sequential")), b.get((alg, "parallel"))
+        if s_ and p_ and isinstance(s_.get("round_medians"), dict):
+            g[alg] = [improvement(s_, p_, n) for n in SIZES]
+    return g
+
+
+P("### The parallel gain's ranking (SIMD, 1024 bytes)")
+P("")
+ours = simd_gains(res)
+order = sorted(ours, key=lambda a: -ours[a][5])
+study_order = sorted(ROWS, key=lambda a: -PAPER_T2[a][5])
+P("| rank | ours (SIMD, this run) | study (XGATE, Table II) |")
+P("|---|---|---|")
+for i, (a, b_) in enumerate(zip(order, study_order)):
+    P(f"| {i + 1} | {a} {ours[a][5]:+.1f} % | {b_} {PAPER_T2[b_][5]:.2f} % |")
+P("")
+others = [(name, simd_gains(r)) for name, r in runs if r is not res]
+others = [(name, g) for name, g in others if g]
+for name, g in others:
+    moves = {a: max(abs(x - y) for x, y in zip(ours[a], g[a])) for a in ours if a in g}
+    worst = max(moves, key=moves.get)
+    P(f"Against the run `{name}` (same benchmark, same day, same kind of VM), the SIMD gains of each row at the six "
+      f"sizes moved by up to {moves[worst]:.0f} points ({worst}: {min(g[worst]):+.0f} to {max(g[worst]):+.0f} % there, "
+      f"{min(ours[worst]):+.0f} to {max(ours[worst]):+.0f} % here); every row's largest move: "
+      + ", ".join(f"{a} {moves[a]:.0f}" for a in ROWS if a in moves) + " points. Read the order, not the decimals.")
+    P("")
+
+# ---- the abstract's speed ranking of the five finalists
+FIVE = ["BLAKE-32", "Grøstl-256", "Skein-512-256", "Keccak-256", "JH-256"]
+P("### The abstract's speed ranking of the five finalists")
+P("")
+P("The study's abstract: \"In our software implementations BLAKE proves to be the best performer, especially for "
+  "short messages, followed at some range by Grøstl, then by Skein, Keccak and JH.\" Fastest first, by cycles "
+  "(study: Table I; ours: this run's medians):")
+P("")
+P("| ranking by | 0 B | 1024 B |")
+P("|---|---|---|")
+
+
+def order_by(cycles):
+    return ", ".join(a.split("-")[0] for a in sorted(FIVE, key=lambda a: cycles[a]))
+
+
+for label, get in [
+        ("study, sequential (S12X)", lambda a, k: PAPER_T1[a][0][k]),
+        ("study, parallel (S12X + XGATE)", lambda a, k: PAPER_T1[a][1][k]),
+        ("ours, sequential", lambda a, k: by[(a, "sequential")]["ticks"][SIZES[k]]),
+        ("ours, SIMD", lambda a, k: by[(a, "parallel")]["ticks"][SIZES[k]])]:
+    P(f"| {label} | " + " | ".join(order_by({a: get(a, k) for a in FIVE}) for k in (0, 5)) + " |")
+P("")
+abstract = ["BLAKE", "Grøstl", "Skein", "Keccak", "JH"]
+match = [label for label, get in [
+    ("the study's sequential 1024-byte column", lambda a: PAPER_T1[a][0][5]),
+    ("the study's parallel 1024-byte column", lambda a: PAPER_T1[a][1][5]),
+    ("the study's sequential 0-byte column", lambda a: PAPER_T1[a][0][0]),
+    ("the study's parallel 0-byte column", lambda a: PAPER_T1[a][1][0])]
+    if [a.split("-")[0] for a in sorted(FIVE, key=get)] == abstract]
+ours_orders = {label: [a.split("-")[0] for a in sorted(FIVE, key=lambda a: by[(a, var)]["ticks"][SIZES[k]])]
+               for var, vl in (("sequential", "sequential"), ("parallel", "SIMD")) for k in (0, 5)
+               for label in [f"{vl} {SIZES[k]} B"]}
+same = [lbl for lbl, o in ours_orders.items() if o == abstract]
+blake_first = [lbl for lbl, o in ours_orders.items() if o[0] == "BLAKE"]
+P("The abstract's order is " + (" and ".join(match) if match else "none of the study's own columns")
+  + " of Table I. Ours: the abstract's order holds in " + (", ".join(same) if same else "none")
+  + f" of our four columns; BLAKE is first in {', '.join(blake_first) if blake_first else 'none'}"
+  + f"; first elsewhere: " + ", ".join(f"{o[0]} ({lbl})" for lbl, o in ours_orders.items() if o[0] != "BLAKE")
+  + ". On a 64-bit core the order follows what each design gains from 64-bit words and SIMD, not the S12X's "
+  "16-bit word: the abstract's ranking is not reproduced.")
+P("")
+
 text = "\n".join(out)
-print(text)
+if not CHECK:
+    print(text)
 if doc_path:
     doc = open(doc_path).read()
     a, b = "<!-- BEGIN GENERATED -->", "<!-- END GENERATED -->"
@@ -296,11 +434,22 @@ if doc_path:
         pre, rest = doc.split(a, 1)
         _, post = rest.split(b, 1)
         src = os.path.relpath(res_path, os.path.dirname(os.path.abspath(doc_path)))
-        doc = f"{pre}{a}\n<!-- written by bench/finalists/report.py from {os.path.basename(res_path)}; do not edit by hand -->\n\n{text}\n{b}{post}"
-        open(doc_path, "w").write(doc)
+        new_doc = f"{pre}{a}\n<!-- written by bench/finalists/report.py from {os.path.basename(res_path)}; do not edit by hand -->\n\n{text}\n{b}{post}"
+        if CHECK:
+            if new_doc == doc:
+                print(f"{doc_path}: up to date", file=sys.stderr)
+                sys.exit(0)
+            import difflib
+            sys.stderr.writelines(difflib.unified_diff(doc.splitlines(True), new_doc.splitlines(True),
+                                                       "committed", "generated"))
+            sys.exit(f"{doc_path} differs from report.py's output: run `make bench-finalists`'s report step "
+                     f"(python3 bench/finalists/report.py {res_path} PLOT.png {doc_path}) and commit the result")
+        open(doc_path, "w").write(new_doc)
         print(f"updated {doc_path}", file=sys.stderr)
     else:
         print(f"warning: {doc_path} has no generated block; not updated", file=sys.stderr)
+        if CHECK:
+            sys.exit(1)
 
 # ---- plot
 try:

@@ -29,6 +29,7 @@ TABLE2 = [
     ("md5-openssl", "MD5 (OpenSSL)"),
 ]
 NO_GPU = "not measured: no GPU lent"
+H0_MARK = "†"
 
 
 # The published figures: gpu {(bytes, H): seconds}, md5 {bytes: seconds},
@@ -120,11 +121,18 @@ def table1(d, tree, others, paper, gpu):
             g = gpu["rows"].get((size, h, t1["rate_bits"]))
             for key in ("device_resident_s", "host_fed_s", "cpu_s"):
                 s = g.get(key) if g else None
-                vals.append(f"{fmt(s)} ({ratio(pub_s, s)})" if s else "not in the GPU run")
+                # at H = 0 (one sponge) keccakx reads the message back and hashes it on the CPU
+                mark = H0_MARK if h == 0 and key != "cpu_s" else ""
+                vals.append(f"{fmt(s)} ({ratio(pub_s, s)}){mark}" if s else "not in the GPU run")
         else:
             vals += [NO_GPU, NO_GPU, NO_GPU]
         out.append(f"| {size:,} | {h} | {leaves} | {pub_s:.3f} | " + " | ".join(vals) + " |")
     out.append("")
+    if gpu:
+        out.append(f"{H0_MARK} At H = 0 the tree is one sponge over the whole message: keccakx hashes it on "
+                   "the CPU of the GPU machine in both GPU columns (device-resident: read back from the GPU "
+                   "first), so these cells are CPU figures, not GPU ones.")
+        out.append("")
     out.append(f"**Table 1's MD5 column beside ours: seconds; in brackets the paper's time ÷ ours "
                f"(paper: {t1['md5_cpu']})**")
     out.append("")
