@@ -82,14 +82,20 @@ def sh(cmd):
         return "unknown"
 
 
-cpu = "unknown"
+cpu, fms = "unknown", {}
 if os.path.exists("/proc/cpuinfo"):
     for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
+        key, _, val = line.partition(":")
+        key = key.strip()
+        if key == "model name" and cpu == "unknown":
+            cpu = val.strip()
+        elif key in ("cpu family", "model", "stepping") and key not in fms:
+            fms[key] = val.strip()
+        elif not line.strip() and cpu != "unknown":
             break
 if not CHECK:  # a fresh run: record where it ran (a check must not touch the JSON)
-    res.setdefault("machine", {"cpu": cpu, "cores": os.cpu_count(), "os": platform.platform(), "rustc": sh(["rustc", "--version"])})
+    res.setdefault("machine", {"cpu": cpu, "cores": os.cpu_count(), "os": platform.platform(), "rustc": sh(["rustc", "--version"]),
+                               "cpu_family_model_stepping": "/".join(fms.get(k, "?") for k in ("cpu family", "model", "stepping"))})
     res.setdefault("commit", sh(["git", "rev-parse", "HEAD"]))
     json.dump(res, open(res_path, "w"), indent=2, ensure_ascii=False)
 
@@ -339,7 +345,9 @@ for name, r in runs:
     each = r.get("tsc_ticks_per_core_cycle_each_round")
     tsc = NR if tp is None else (f"{tp:.3f}" + (f" (per round {min(each):.3f}–{max(each):.3f})" if each else " (one calibration)"))
     load = (f"{r['loadavg_before']} / {r['loadavg_after']}" if r.get("loadavg_before") else NR)
-    P(f"| `{name}` | {mach.get('cpu', NR)}, {mach.get('cores', '?')} vCPUs (CPU model only; family and model {NR}) | "
+    fam = (f"family/model/stepping {mach['cpu_family_model_stepping']}" if mach.get("cpu_family_model_stepping")
+           else f"CPU model only; family and model {NR}")
+    P(f"| `{name}` | {mach.get('cpu', NR)}, {mach.get('cores', '?')} vCPUs ({fam}) | "
       f"`{(r.get('commit') or NR)[:10]}` | {r.get('rounds', NR)} | {load} | {tsc} |")
 P("")
 loads = [float(x) for _, r in runs for k in ("loadavg_before", "loadavg_after") if r.get(k) for x in r[k].split()]

@@ -209,6 +209,19 @@ def read(name, ext):
         return ""
 res = {"schema": "keccakx-gpu-run/1", "quick": quick, "commit": open(os.path.join(work, "COMMIT")).read().split(),
        "glibc_needed": open(os.path.join(work, "GLIBC_NEEDED")).read().split("\n"), "steps": {}}
+# The host beside the GPU: CPU model, family/model/stepping, logical CPUs and
+# the load at the end of the run (the reproduction documents quote them).
+host = {"logical_cpus": os.cpu_count()}
+try:
+    info = open("/proc/cpuinfo").read()
+    for key, name in (("model name", "cpu_model"), ("cpu family", "family"), ("model", "model"), ("stepping", "stepping")):
+        m = re.search(rf"^{key}\s*:\s*(.*)$", info, re.M)
+        if m:
+            host[name] = m.group(1).strip()
+    host["loadavg_end"] = " ".join(open("/proc/loadavg").read().split()[:3])
+except OSError:
+    pass
+res["host"] = host
 for f in sorted(os.listdir(steps)):
     if f.endswith(".status"):
         name = f[:-7]

@@ -48,7 +48,7 @@ def gpu_columns(c):
         f"Measured on an {g['device']} ({dev['sm_count']} SMs, {dev['clock_khz'] / 1e6:.2f} GHz, "
         f"CUDA {dev['driver_cuda']}; the driver line of the run's log: \"{c.driver}\"; "
         f"{g['threads']} host threads), run {c.shown} of 2026-11-27 (commit {str(g['commit'])[:7]}). "
-        f"`.gpu/run-on-gpu.sh` ran the benchmark's `treeli` section (tree LI at the four sizes × "
+        f"`bench/gpu/run-on-gpu.sh` (as `.gpu/run-on-gpu.sh` on the GPU machine) ran the benchmark's `treeli` section (tree LI at the four sizes × "
         f"H = 0..4, D = 4, r = 1024 and r = 1088; best of 3; every GPU digest checked against the "
         f"CPU's) and the `md5` step (hashlib's MD5 on the same sizes, best of 5, same run); "
         f"`python3 bench/tree2011/plot.py {rel(c.cpu_run)} --gpu {rel(c.gpu_runs[c.shown])}` fills the "

@@ -196,16 +196,20 @@ def runs_table(c):
         dev = b.get("device", {})
         use = ("GPU columns" if i == c.shown else
                "spread of the GPU columns" if i in c.same else "History (one thread per leaf)")
+        hst = c.raw[i].get("host") or {}  # recorded by run-on-gpu.sh since these runs
+        cpu = (f"{hst['cpu_model']} family {hst.get('family')} model {hst.get('model')}"
+               if hst.get("cpu_model") else f"model {nr}")
         o.append(f"| `{rel(p)}` | {use} | {dev.get('name')} ({dev.get('sm_count')} SMs, "
                  f"{dev.get('clock_khz', 0) / 1e6:.2f} GHz, CUDA {dev.get('driver_cuda')}); host CPU: "
-                 f"{b.get('cpu', {}).get('threads')} threads, model {nr} | {nr} | "
+                 f"{b.get('cpu', {}).get('threads')} threads, {cpu} | "
+                 f"{('— / ' + hst['loadavg_end']) if hst.get('loadavg_end') else nr} | "
                  f"`{str(b.get('commit'))[:10]}` |\n")
     for p, hd, _t, _o in c.hist:
         hm = hd["machine"]
         o.append(f"| `{rel(p)}` | History | {host(hm)}, {hm['logical_cpus']} logical CPUs | "
                  f"{hm['loadavg_before']} / {hd['loadavg_after']} | `{hd['commit'][:10]}` |\n")
-    o.append("\nThe GPU runs did not record the GPU machine's CPU model or its load; run-on-gpu.sh "
-             "records the driver line only"
+    o.append("\nThese GPU runs did not record the GPU machine's CPU model or its load (run-on-gpu.sh "
+             "records them in `host` from now on); they have the driver line of their log"
              + (f" (run {c.shown}: \"{c.driver}\": name, driver, memory, clock, PCIe generation and "
                 f"width)" if c.driver else "") + ".\n\n")
     return "".join(o)
