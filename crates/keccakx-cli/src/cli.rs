@@ -99,6 +99,8 @@ algorithm, SHA3-224 (-a 224): a drop-in for Perl's sha3sum."
     /// Measure keccakx's own throughput on this machine (engine and threads
     /// as chosen by --engine/--threads). Peers: `make bench-cpu`.
     Bench(BenchArgs),
+    /// OpenZeppelin-compatible Keccak-256 Merkle trees: build, root, prove, verify.
+    Merkle(crate::merkle::MerkleArgs),
 }
 
 #[derive(Args, Debug, Clone)]

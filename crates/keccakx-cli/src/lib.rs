@@ -6,7 +6,7 @@
 //! test-rust`, checks there is no cycle); this root only declares them.
 //!
 //! * commands: [`sum`], [`check`] (`sum --check`), [`info`] (`list`,
-//!   `info`), [`bench`](mod@bench);
+//!   `info`), [`bench`](mod@bench), [`merkle`] (OpenZeppelin Merkle trees);
 //! * hashing many inputs: [`backend`] (CPU or GPU batches), [`exec`]
 //!   (parallel, results in order), [`input`] (one input, bounded memory;
 //!   [`mapguard`], [`openlimit`]);
@@ -31,6 +31,7 @@ pub mod exec;
 pub mod info;
 pub mod input;
 pub mod mapguard;
+pub mod merkle;
 pub mod openlimit;
 pub mod output;
 pub mod params;

@@ -20,7 +20,7 @@ use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
-use keccakx_cli::{backend, bench, check, info, progress, sum};
+use keccakx_cli::{backend, bench, check, info, merkle, progress, sum};
 
 fn main() -> ExitCode {
     // Kept until the error is reported: progress's last line (with
@@ -40,6 +40,15 @@ fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
+        Command::Merkle(args) => merkle::run(args, merkle_where(cli.global.backend)),
+    }
+}
+
+fn merkle_where(b: cli::Backend) -> merkle::Where {
+    match b {
+        cli::Backend::Auto => merkle::Where::Auto,
+        cli::Backend::Cpu => merkle::Where::Cpu,
+        cli::Backend::Gpu => merkle::Where::Gpu,
     }
 }
 

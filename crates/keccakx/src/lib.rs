@@ -3,7 +3,8 @@
 //! Layers (bottom up): [`permutation`] (Keccak-p, golden and fast),
 //! [`sponge`] (Keccak[r, c] on any width), [`engine`] (many independent
 //! sponges at once), then the modes: [`fips202`], [`keccak`],
-//! [`sp800_185`], [`rfc9861`], [`tree_li`].
+//! [`sp800_185`], [`rfc9861`], [`tree_li`], [`merkle`] (OpenZeppelin's
+//! Keccak-256 Merkle trees).
 //!
 //! ```
 //! use keccakx::fips202::Sha3_256;
@@ -25,6 +26,8 @@ pub mod fips202;
 mod fixed;
 pub mod hazmat;
 pub mod keccak;
+#[cfg(feature = "std")]
+pub mod merkle;
 pub mod permutation;
 pub mod policy;
 pub mod registry;
