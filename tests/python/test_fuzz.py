@@ -218,7 +218,7 @@ def test_every_buffer_hashes_its_raw_bytes_or_is_refused(data, kind, name):
     ):
         try:
             got = call()
-        except BufferError:
+        except (BufferError, ValueError):  # the exporter's own: memoryview's, NumPy's
             assert not contiguous, kind
             continue
         assert contiguous, kind

@@ -117,6 +117,7 @@ enum Read {
     /// An int in `0..=max`; `what` names it in errors.
     Int {
         what: &'static str,
+        min: u64,
         max: u64,
         store: fn(&mut Params, u64),
     },
@@ -139,7 +140,9 @@ const KEYWORDS: [Keyword; 13] = [
     bytes("custom", Field::Customization, |p, v| p.customization = v),
     bytes("function_name", Field::FunctionName, |p, v| p.function_name = v),
     bytes("key", Field::Key, |p, v| p.key = Some(v)),
-    int("block_size", Field::BlockSize, "block_size", u32::MAX as u64, |p, v| p.block_size = Some(v as usize)),
+    // SP 800-185 takes any B > 0 that left_encode can write: up to
+    // 2**64 - 1 here (usize::MAX; the CLI and keccakx.hazmat take the same).
+    int_from("block_size", Field::BlockSize, "block_size", 1, usize::MAX as u64, |p, v| p.block_size = Some(v as usize)),
     int("domain", Field::Domain, "domain", 255, |p, v| p.domain = Some(v as u8)),
     int("rate", Field::Rate, "rate (bits)", 1600, |p, v| p.rate = Some(v as usize)),
     int("capacity", Field::Capacity, "capacity (bits)", 1600, |p, v| p.capacity = Some(v as usize)),
@@ -168,10 +171,27 @@ const fn int(
     max: u64,
     store: fn(&mut Params, u64),
 ) -> Keyword {
+    int_from(name, field, what, 0, max, store)
+}
+
+/// A keyword whose value is an int in `min..=max`.
+const fn int_from(
+    name: &'static str,
+    field: Field,
+    what: &'static str,
+    min: u64,
+    max: u64,
+    store: fn(&mut Params, u64),
+) -> Keyword {
     Keyword {
         name,
         field,
-        read: Read::Int { what, max, store },
+        read: Read::Int {
+            what,
+            min,
+            max,
+            store,
+        },
     }
 }
 
@@ -191,28 +211,69 @@ pub struct Req {
     given: u32,
 }
 
-/// A non-negative integer parameter no larger than `max`.
-pub fn int_param(obj: Option<&Bound<'_, PyAny>>, what: &str, max: u64) -> PyResult<Option<u64>> {
-    let Some(o) = obj else { return Ok(None) };
-    if o.is_none() {
-        return Ok(None);
-    }
-    if o.is_instance_of::<pyo3::types::PyBool>() || !o.is_instance_of::<pyo3::types::PyInt>() {
+/// An integer from Python: an int or any object with `__index__` (a NumPy
+/// integer), as hashlib takes lengths; a bool is refused (True as a size
+/// is a slip). Values beyond i128 are reported as out of range.
+pub fn index_arg(o: &Bound<'_, PyAny>, what: &str) -> PyResult<i128> {
+    let not_int = || {
         let ty = o
             .get_type()
             .name()
             .map(|n| n.to_string())
             .unwrap_or_default();
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be an int, not '{ty}'"
-        )));
+        PyTypeError::new_err(format!("{what} must be an int, not '{ty}'"))
+    };
+    if o.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(not_int());
     }
-    let v: i128 = o
-        .extract()
-        .map_err(|_| PyValueError::new_err(format!("{what} is out of range (0..={max})")))?;
-    if v < 0 || v > max as i128 {
+    let i = if o.is_instance_of::<pyo3::types::PyInt>() {
+        o.clone()
+    } else {
+        // SAFETY: `o` is a live object and we are attached; the result is
+        // a new reference or NULL with an exception set.
+        let r = unsafe { pyo3::ffi::PyNumber_Index(o.as_ptr()) };
+        if r.is_null() {
+            let err = PyErr::fetch(o.py());
+            return Err(if err.is_instance_of::<PyTypeError>(o.py()) {
+                not_int()
+            } else {
+                err
+            });
+        }
+        // SAFETY: a new, owned reference.
+        unsafe { Bound::from_owned_ptr(o.py(), r) }
+    };
+    i.extract::<i128>().or_else(|_| {
+        let negative = i.lt(0i32).unwrap_or(false);
+        Ok(if negative { i128::MIN } else { i128::MAX })
+    })
+}
+
+/// A non-negative integer parameter no larger than `max`.
+pub fn int_param(obj: Option<&Bound<'_, PyAny>>, what: &str, max: u64) -> PyResult<Option<u64>> {
+    int_param_in(obj, what, 0, max)
+}
+
+/// An integer parameter in `min..=max` (int or `__index__`; None: not given).
+pub fn int_param_in(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    min: u64,
+    max: u64,
+) -> PyResult<Option<u64>> {
+    let Some(o) = obj else { return Ok(None) };
+    if o.is_none() {
+        return Ok(None);
+    }
+    let v = index_arg(o, what)?;
+    if v < min as i128 || v > max as i128 {
+        let got = if v == i128::MAX || v == i128::MIN {
+            o.str().map(|s| s.to_string()).unwrap_or_default()
+        } else {
+            v.to_string()
+        };
         return Err(PyValueError::new_err(format!(
-            "{what} must be in 0..={max}, got {v}"
+            "{what} must be in {min}..={max}, got {got}"
         )));
     }
     Ok(Some(v as u64))
@@ -296,9 +357,10 @@ impl Req {
                 .is_some(),
             Read::Int {
                 what: w,
+                min,
                 max,
                 store,
-            } => int_param(v, what.unwrap_or(w), max)?
+            } => int_param_in(v, what.unwrap_or(w), min, max)?
                 .map(|x| store(&mut self.params, x))
                 .is_some(),
         };

@@ -11,15 +11,20 @@
 //! rows, a `__len__` that returns 2**40): nothing is allocated from them
 //! before it is checked, and every allocation that depends on them is
 //! fallible (MemoryError), so no call aborts the interpreter or panics.
-//! The work runs in pieces of bounded size; between pieces the optional
-//! progress callback runs and Ctrl-C is seen.
+//! The work runs in pieces of bounded size (a message longer than a piece
+//! is streamed in pieces of its own); between pieces the optional progress
+//! callback runs and Ctrl-C is seen.
+//!
+//! Messages from a list or tuple are read in place; from any other
+//! iterable (a generator that refills one buffer) each item that is not
+//! `bytes` is copied as it is yielded.
 
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::alg::{build, int_param, registry_params, Alg, Req, MAX_LEN};
-use crate::buffer::Input;
+use crate::buffer::{has_buffer, type_name, Input, Rows};
 
 /// A piece of the batch ends after this many input bytes ...
 const PIECE_BYTES: usize = 32 << 20;
@@ -115,7 +120,9 @@ fn collect<'py>(
 
 /// Hash `shape.n` messages, produced piece by piece by `piece(start, end,
 /// table)`, into `out`. `size(i)` is message i's length (bytes), for the
-/// pieces' bounds and the progress figures.
+/// pieces' bounds and the progress figures. A message longer than a piece
+/// is hashed alone, streamed in pieces of its own, so that the progress
+/// callback and Ctrl-C are seen within it too.
 #[allow(clippy::too_many_arguments)]
 fn run_pieces<'m>(
     py: Python<'_>,
@@ -141,16 +148,31 @@ fn run_pieces<'m>(
     let mut slices: Vec<&'m [u8]> = try_vec(count.min(PIECE_MESSAGES))?;
     let mut start = 0;
     while start < count {
-        // At least one message, at most PIECE_MESSAGES and about PIECE_BYTES.
+        let dst_of = |a: usize, b: usize| a * out_len..b * out_len;
+        if size(start) > PIECE_BYTES {
+            slices.clear();
+            piece(start, start + 1, &mut slices);
+            let dst = &mut out[dst_of(start, start + 1)];
+            stream_one(
+                py, name, &params, slices[0], dst, &mut done, total, progress,
+            )?;
+            start += 1;
+            continue;
+        }
+        // At least one message, at most PIECE_MESSAGES and about
+        // PIECE_BYTES, and no message longer than a piece.
         let mut end = start;
         let mut bytes = 0usize;
-        while end < count && end - start < PIECE_MESSAGES && (end == start || bytes < PIECE_BYTES) {
+        while end < count
+            && end - start < PIECE_MESSAGES
+            && (end == start || (bytes < PIECE_BYTES && size(end) <= PIECE_BYTES))
+        {
             bytes = bytes.saturating_add(size(end));
             end += 1;
         }
         slices.clear();
         piece(start, end, &mut slices);
-        let dst = &mut out[start * out_len..end * out_len];
+        let dst = &mut out[dst_of(start, end)];
         let r = py.detach(|| keccakx::batch::hash_many_into(name, &params, &slices, out_len, dst));
         r.map_err(|e| PyValueError::new_err(e.to_string()))?;
         done += bytes as u64;
@@ -160,6 +182,37 @@ fn run_pieces<'m>(
         py.check_signals()?;
         start = end;
     }
+    Ok(())
+}
+
+/// One message longer than a piece, absorbed a piece at a time (the GIL
+/// released for each), the progress callback and Ctrl-C between pieces.
+#[allow(clippy::too_many_arguments)]
+fn stream_one(
+    py: Python<'_>,
+    name: &str,
+    params: &keccakx::registry::Params,
+    msg: &[u8],
+    dst: &mut [u8],
+    done: &mut u64,
+    total: u64,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let value_error = |e: keccakx::Error| PyValueError::new_err(e.to_string());
+    // The whole message is one TupleHash element (its length announced).
+    let mut h = keccakx::registry::Hasher::new(name, params)
+        .map_err(value_error)?
+        .with_input_length(msg.len() as u64);
+    for part in msg.chunks(PIECE_BYTES) {
+        py.detach(|| h.update(part));
+        *done += part.len() as u64;
+        if let Some(cb) = progress {
+            cb.call1((*done, total))?;
+        }
+        py.check_signals()?;
+    }
+    let mut reader = h.try_finalize_reader().map_err(value_error)?;
+    py.detach(|| reader.read(dst));
     Ok(())
 }
 
@@ -189,20 +242,25 @@ pub fn _hash_many_list<'py>(
     as_list: bool,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(Bound<'py, PyAny>, usize, usize)> {
-    if messages.is_instance_of::<PyBytes>()
-        || messages.is_instance_of::<PyByteArray>()
-        || messages.is_instance_of::<PyMemoryView>()
-        || messages.is_instance_of::<PyString>()
-    {
-        return Err(PyTypeError::new_err(
+    if messages.is_instance_of::<PyString>() || has_buffer(messages) {
+        // bytes, bytearray, memoryview, mmap, array.array, ...: one rule
+        // for every buffer (iterating an mmap would give one-byte messages).
+        let ty = type_name(messages);
+        return Err(PyTypeError::new_err(format!(
             "hash_many: messages must be a sequence of bytes-like objects (one per message) \
-             or a 2-D uint8 array, not a single bytes/str object; for one message use new()",
-        ));
+             or a 2-D uint8 array, not a single bytes-like or str object ('{ty}'); \
+             for one message use new()"
+        )));
     }
     let job = prepare(name, digest_size, params)?;
     let progress = check_progress(progress)?;
+    // A list or tuple holds its items for the whole call: they are read in
+    // place. Any other iterable (a generator) may hand out one buffer again
+    // and again, refilled between items: each item that is not `bytes`
+    // (immutable) is copied as it comes.
+    let in_place = messages.is_instance_of::<PyList>() || messages.is_instance_of::<PyTuple>();
     let iter = messages.try_iter().map_err(|_| {
-        let ty = messages.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        let ty = type_name(messages);
         PyTypeError::new_err(format!(
             "hash_many: messages must be a sequence of bytes-like objects or a 2-D array, not '{ty}'"
         ))
@@ -210,19 +268,28 @@ pub fn _hash_many_list<'py>(
     // `__len__` is only a hint (it may lie, or be 2**40): reserve a little,
     // grow fallibly as the items really arrive.
     let hint = messages.len().unwrap_or(0).min(LEN_HINT_MAX);
-    let mut inputs: Vec<Input<'py>> = try_vec(hint)?;
+    let mut inputs: Vec<Held<'py>> = try_vec(hint)?;
     for (i, item) in iter.enumerate() {
         let item = item?;
-        match Input::new(&item, "hash_many") {
+        let held = match Input::new(&item, "hash_many") {
+            Ok(inp @ Input::Bytes(_)) => Held::In(inp),
+            Ok(inp) if in_place => Held::In(inp),
             Ok(inp) => {
-                inputs.try_reserve(1).map_err(|_| too_large())?;
-                inputs.push(inp)
+                let b = inp.as_slice();
+                let mut v = try_vec(b.len())?;
+                v.extend_from_slice(b);
+                Held::Copy(v)
             }
-            Err(e) => {
+            Err(e) if e.is_instance_of::<PyTypeError>(py) => {
+                // Our own refusal: say which message.
                 let msg = format!("message {i}: {}", e.value(py));
-                return Err(PyErr::from_type(e.get_type(py), msg));
+                return Err(PyTypeError::new_err(msg));
             }
-        }
+            // The exporter's own exception, unchanged.
+            Err(e) => return Err(e),
+        };
+        inputs.try_reserve(1).map_err(|_| too_large())?;
+        inputs.push(held);
     }
     let n = inputs.len();
     let views: Vec<&[u8]> = {
@@ -249,38 +316,48 @@ pub fn _hash_many_list<'py>(
     Ok((out, n, job.out_len))
 }
 
-/// `_hash_many_rows(array, rows, cols, name, digest_size=None,
-/// progress=None, **params)`: a C-contiguous buffer of rows*cols bytes,
-/// one message per row.
+/// A message of `_hash_many_list`: read in place, or a copy.
+enum Held<'py> {
+    In(Input<'py>),
+    Copy(Vec<u8>),
+}
+
+impl Held<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Held::In(i) => i.as_slice(),
+            Held::Copy(v) => v,
+        }
+    }
+}
+
+/// `_hash_many_rows(array, name, digest_size=None, progress=None,
+/// **params)`: a 2-D buffer of one-byte items, one message per row, read
+/// in place through its strides (a broadcast or sliced array is not
+/// copied). Returns None when its rows are not contiguous (the caller
+/// copies it), else (bytearray, rows, out_len).
 #[pyfunction]
-#[pyo3(signature = (array, rows, cols, name, digest_size=None, progress=None, **params))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (array, name, digest_size=None, progress=None, **params))]
 pub fn _hash_many_rows<'py>(
     py: Python<'py>,
     array: &Bound<'py, PyAny>,
-    rows: usize,
-    cols: usize,
     name: &str,
     digest_size: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     params: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyAny>, usize, usize)> {
+) -> PyResult<Option<(Bound<'py, PyAny>, usize, usize)>> {
     let job = prepare(name, digest_size, params)?;
     let progress = check_progress(progress)?;
-    let input = Input::new(array, "hash_many")?;
-    let buf = input.as_slice();
-    if rows.checked_mul(cols) != Some(buf.len()) {
-        return Err(PyValueError::new_err(format!(
-            "hash_many: buffer of {} bytes is not {rows} rows of {cols} bytes",
-            buf.len()
-        )));
-    }
-    // The output is checked (and allocated) before anything of `rows`
+    let Some(rows) = Rows::new(array)? else {
+        return Ok(None);
+    };
+    let (n, cols) = (rows.rows, rows.cols);
+    // The output is checked (and allocated) before anything of `n`
     // entries exists: a (2**33, 0) array asks for 2**33 digests.
     let shape = Shape {
-        n: rows,
+        n,
         out_len: job.out_len,
-        total: buf.len() as u64,
+        total: (n as u64).saturating_mul(cols as u64),
     };
     let out = collect(py, &shape, false, |out| {
         run_pieces(
@@ -288,10 +365,10 @@ pub fn _hash_many_rows<'py>(
             &job,
             &shape,
             &|_| cols,
-            |a, b, s| s.extend((a..b).map(|r| &buf[r * cols..(r + 1) * cols])),
+            |a, b, s| s.extend((a..b).map(|r| rows.row(r))),
             out,
             progress.as_ref(),
         )
     })?;
-    Ok((out, rows, job.out_len))
+    Ok(Some((out, n, job.out_len)))
 }

@@ -15,13 +15,15 @@ macro_rules! plain_ctor {
     ($fname:ident, $reg:literal, $doc:literal) => {
         #[doc = $doc]
         #[pyfunction]
-        #[pyo3(signature = (data=None, *, usedforsecurity=true))]
+        #[pyo3(signature = (data=None, *, usedforsecurity=None))]
         pub(crate) fn $fname<'py>(
             py: Python<'py>,
             data: Option<&Bound<'py, PyAny>>,
-            usedforsecurity: bool,
+            usedforsecurity: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let _ = usedforsecurity; // hashlib compatibility
+            // hashlib compatibility: any object, ignored (hashlib only
+            // takes its truth value).
+            let _ = usedforsecurity;
             static CACHE: std::sync::OnceLock<(Meta, Core)> = std::sync::OnceLock::new();
             construct_plain(py, &CACHE, $reg, data)
         }

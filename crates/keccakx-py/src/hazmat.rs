@@ -7,7 +7,7 @@
 //! lanes and threads. Every misuse the core can detect is a ValueError that
 //! says which argument was wrong and by how much.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use keccakx::hazmat::{
     kt_leaf_chaining_values, parallelhash_block_chaining_values, Kt128Final, Kt256Final, KtPlan,
@@ -19,7 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{bytes_param, Input};
-use crate::gil::GIL_RELEASE_MIN;
+use crate::gil::{lock_py, GIL_RELEASE_MIN, PIECE_BYTES};
+use crate::objects::length_arg;
 
 fn value_error(what: &str, e: keccakx::Error, context: String) -> PyErr {
     PyValueError::new_err(format!("{what}: {e} ({context})"))
@@ -68,6 +69,43 @@ fn new_bytes<'py>(
     Ok((b, result))
 }
 
+/// A new `bytes` of `n` chaining values' bytes for `data`, made of units
+/// of `unit` bytes (leaves, blocks) with one `cv_len`-byte value each:
+/// `cvs(k, part, out)` computes the values of `part`, whose first unit is
+/// unit `k` of `data`. Large data goes in pieces of whole units, each with
+/// the GIL released, Ctrl-C seen between them (then nothing is returned).
+fn in_pieces<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    n: usize,
+    unit: usize,
+    cv_len: usize,
+    cvs: impl Fn(u64, &[u8], &mut [u8]) -> keccakx::Result<()> + Sync,
+) -> PyResult<(Bound<'py, PyBytes>, keccakx::Result<()>)> {
+    if data.len() <= PIECE_BYTES {
+        return new_bytes(py, n, data.len() >= GIL_RELEASE_MIN, |out| {
+            cvs(0, data, out)
+        });
+    }
+    let units = (PIECE_BYTES / unit).max(1);
+    let mut result = Ok(());
+    let out = PyBytes::new_with(py, n, |out| {
+        let mut k = 0usize;
+        for part in data.chunks(units.saturating_mul(unit)) {
+            let here = part.len().div_ceil(unit).min(n / cv_len - k) * cv_len;
+            let dst = &mut out[k * cv_len..k * cv_len + here];
+            result = py.detach(|| cvs(k as u64, part, dst));
+            if result.is_err() {
+                return Ok(());
+            }
+            k += here / cv_len;
+            py.check_signals()?;
+        }
+        Ok(())
+    })?;
+    Ok((out, result))
+}
+
 /// `kt_chaining_values(data, chunk_index, algorithm="kt128")`.
 #[pyfunction]
 #[pyo3(signature = (data, chunk_index, algorithm="kt128"))]
@@ -82,12 +120,12 @@ pub fn _kt_chaining_values<'py>(
     let bytes = input.as_slice();
     let cv_len = if rate == 168 { 32 } else { 64 };
     let n = bytes.len() / KT_CHUNK_LEN * cv_len;
-    let big = bytes.len() >= GIL_RELEASE_MIN;
-    let (out, r) = new_bytes(py, n, big, |out| {
+    let (out, r) = in_pieces(py, bytes, n, KT_CHUNK_LEN, cv_len, |k, data, out| {
+        let index = chunk_index.saturating_add(k);
         if rate == 168 {
-            kt_leaf_chaining_values::<168>(chunk_index, bytes, out)
+            kt_leaf_chaining_values::<168>(index, data, out)
         } else {
-            kt_leaf_chaining_values::<136>(chunk_index, bytes, out)
+            kt_leaf_chaining_values::<136>(index, data, out)
         }
     })?;
     r.map_err(|e| {
@@ -121,24 +159,12 @@ pub fn _parallelhash_chaining_values<'py>(
     let bytes = input.as_slice();
     let cv_len = if rate == 168 { 32 } else { 64 };
     let n = bytes.len().div_ceil(block_size.max(1)) * cv_len;
-    let big = bytes.len() >= GIL_RELEASE_MIN;
-    let (out, r) = new_bytes(py, n, big, |out| {
+    let (out, r) = in_pieces(py, bytes, n, block_size.max(1), cv_len, |k, data, out| {
+        let index = block_index.saturating_add(k);
         if rate == 168 {
-            parallelhash_block_chaining_values::<168>(
-                block_size,
-                block_index,
-                message_len,
-                bytes,
-                out,
-            )
+            parallelhash_block_chaining_values::<168>(block_size, index, message_len, data, out)
         } else {
-            parallelhash_block_chaining_values::<136>(
-                block_size,
-                block_index,
-                message_len,
-                bytes,
-                out,
-            )
+            parallelhash_block_chaining_values::<136>(block_size, index, message_len, data, out)
         }
     })?;
     r.map_err(|e| {
@@ -186,10 +212,6 @@ pub struct KtFinalNode {
     state: Mutex<Option<KtInner>>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 fn finished() -> PyErr {
     PyValueError::new_err("the final node is finished: finalize() was already called")
 }
@@ -215,10 +237,10 @@ impl KtFinalNode {
     }
 
     /// Absorb bytes of the head, M[0 : min(message_len, 8192)] (one call or several).
-    fn absorb_head(&self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn absorb_head(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let input = Input::new(data, "absorb_head()")?;
         let bytes = input.as_slice();
-        let mut s = lock(&self.state);
+        let mut s = lock_py(py, &self.state);
         let r = match s.as_mut().ok_or_else(finished)? {
             KtInner::K128(f) => f.absorb_head(bytes),
             KtInner::K256(f) => f.absorb_head(bytes),
@@ -240,7 +262,7 @@ impl KtFinalNode {
     fn update(&self, py: Python<'_>, cvs: &Bound<'_, PyAny>) -> PyResult<()> {
         let input = Input::new(cvs, "update()")?;
         let bytes = input.as_slice();
-        let mut s = lock(&self.state);
+        let mut s = lock_py(py, &self.state);
         let node = s.as_mut().ok_or_else(finished)?;
         let absorb = |node: &mut KtInner| match node {
             KtInner::K128(f) => f
@@ -271,24 +293,34 @@ impl KtFinalNode {
     }
 
     /// Hash the tail M[tail_offset:] with the customization and return
-    /// `length` output bytes.
+    /// `length` output bytes. The node is used up only when this succeeds:
+    /// a bad tail, a bad length or a failed allocation (MemoryError) leave
+    /// it as it was.
     fn finalize<'py>(
         &self,
         py: Python<'py>,
         tail: &Bound<'py, PyAny>,
-        length: usize,
+        length: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let length = length_arg(length, "length")?;
         let input = Input::new(tail, "finalize()")?;
         let bytes = input.as_slice();
-        let node = lock(&self.state).take().ok_or_else(finished)?;
-        let keep = node.clone();
-        let (out, r) = new_bytes(py, length, true, move |out| match node {
-            KtInner::K128(f) => f.finalize_into(bytes, out),
-            KtInner::K256(f) => f.finalize_into(bytes, out),
+        lock_py(py, &self.state).as_ref().ok_or_else(finished)?;
+        // The output exists before the node is taken.
+        let mut result = Ok(());
+        let out = PyBytes::new_with(py, length, |out| {
+            let mut s = lock_py(py, &self.state);
+            let node = s.as_ref().ok_or_else(finished)?.clone();
+            result = py.detach(|| match node {
+                KtInner::K128(f) => f.finalize_into(bytes, out),
+                KtInner::K256(f) => f.finalize_into(bytes, out),
+            });
+            if result.is_ok() {
+                *s = None;
+            }
+            Ok(())
         })?;
-        if let Err(e) = r {
-            // Nothing was spent: the node stays usable.
-            *lock(&self.state) = Some(keep);
+        if let Err(e) = result {
             let p = KtPlan::new(self.message_len);
             return Err(value_error(
                 "finalize",
@@ -307,8 +339,8 @@ impl KtFinalNode {
 
     /// Whole-leaf chaining values absorbed so far.
     #[getter]
-    fn leaves_absorbed(&self) -> PyResult<u64> {
-        match lock(&self.state).as_ref().ok_or_else(finished)? {
+    fn leaves_absorbed(&self, py: Python<'_>) -> PyResult<u64> {
+        match lock_py(py, &self.state).as_ref().ok_or_else(finished)? {
             KtInner::K128(f) => Ok(f.leaves_absorbed()),
             KtInner::K256(f) => Ok(f.leaves_absorbed()),
         }
@@ -400,7 +432,7 @@ impl ParallelHashFinalNode {
     fn update(&self, py: Python<'_>, cvs: &Bound<'_, PyAny>) -> PyResult<()> {
         let input = Input::new(cvs, "update()")?;
         let bytes = input.as_slice();
-        let mut s = lock(&self.state);
+        let mut s = lock_py(py, &self.state);
         let node = s.as_mut().ok_or_else(finished)?;
         let absorb = |node: &mut PhInner| match node {
             PhInner::P128(f) => f.absorb_chaining_values(bytes),
@@ -426,30 +458,46 @@ impl ParallelHashFinalNode {
     }
 
     /// `length` output bytes: ParallelHash binds the length into the
-    /// result, ParallelHashXOF does not.
-    fn finalize<'py>(&self, py: Python<'py>, length: usize) -> PyResult<Bound<'py, PyBytes>> {
-        let node = lock(&self.state).take().ok_or_else(finished)?;
-        let keep = node.clone();
+    /// result, ParallelHashXOF does not. The node is used up only when this
+    /// succeeds (see `KtFinalNode.finalize`).
+    fn finalize<'py>(
+        &self,
+        py: Python<'py>,
+        length: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let length = length_arg(length, "length")?;
+        lock_py(py, &self.state).as_ref().ok_or_else(finished)?;
         let xof = self.xof;
-        let (out, r) = new_bytes(py, length, length >= GIL_RELEASE_MIN, move |out| {
+        let mut result = Ok(());
+        let out = PyBytes::new_with(py, length, |out| {
+            let mut s = lock_py(py, &self.state);
+            let node = s.as_ref().ok_or_else(finished)?.clone();
             let reader = |f: Result<keccakx::sponge::XofReader, keccakx::Error>, out: &mut [u8]| {
                 f.map(|mut r| r.read(out))
             };
-            match (node, xof) {
+            let run = move || match (node, xof) {
                 (PhInner::P128(f), false) => f.finalize_into(out),
                 (PhInner::P256(f), false) => f.finalize_into(out),
                 (PhInner::P128(f), true) => reader(f.finalize_xof(), out),
                 (PhInner::P256(f), true) => reader(f.finalize_xof(), out),
+            };
+            result = if length >= GIL_RELEASE_MIN {
+                py.detach(run)
+            } else {
+                run()
+            };
+            if result.is_ok() {
+                *s = None;
             }
+            Ok(())
         })?;
-        if let Err(e) = r {
-            *lock(&self.state) = Some(keep);
+        if let Err(e) = result {
             return Err(value_error(
                 "finalize",
                 e,
                 format!(
                     "{} of {} blocks absorbed",
-                    self.blocks_absorbed()?,
+                    self.blocks_absorbed(py)?,
                     self.message_len.div_ceil(self.block_size as u64)
                 ),
             ));
@@ -459,8 +507,8 @@ impl ParallelHashFinalNode {
 
     /// Chaining values absorbed so far.
     #[getter]
-    fn blocks_absorbed(&self) -> PyResult<u64> {
-        match lock(&self.state).as_ref().ok_or_else(finished)? {
+    fn blocks_absorbed(&self, py: Python<'_>) -> PyResult<u64> {
+        match lock_py(py, &self.state).as_ref().ok_or_else(finished)? {
             PhInner::P128(f) => Ok(f.blocks_absorbed()),
             PhInner::P256(f) => Ok(f.blocks_absorbed()),
         }

@@ -11,7 +11,8 @@
 //! algorithm and `new`), `alg` (keywords into registry parameters),
 //! `batch` and `gpu` (hash_many), `hazmat` (the tree modes' pieces for
 //! `keccakx.distributed`), `policy` (engine and threads), `buffer` and
-//! `gil` (input in place, when the GIL is released).
+//! `gil` (input in place, when the GIL is released). A child process made
+//! by `fork()` gets a thread pool of its own (see `register_fork_handler`).
 
 use pyo3::prelude::*;
 
@@ -25,8 +26,37 @@ mod hazmat;
 mod objects;
 mod policy;
 
+/// A child made by `fork()` (os.fork, multiprocessing's "fork" start
+/// method, Dask's or gunicorn's workers) has none of the parent's pool
+/// threads: it must build a pool of its own on first use, never hand work
+/// to the parent's (a lock held by one of its threads at the moment of the
+/// fork stays held forever). Registered with `pthread_atfork`, so every
+/// fork is seen, whoever calls it.
+#[cfg(unix)]
+fn register_fork_handler() {
+    extern "C" fn in_child() {
+        keccakx::engine::forget_pool_after_fork();
+    }
+    extern "C" {
+        fn pthread_atfork(
+            prepare: Option<extern "C" fn()>,
+            parent: Option<extern "C" fn()>,
+            child: Option<extern "C" fn()>,
+        ) -> std::ffi::c_int;
+    }
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a handler that only stores two atomics
+    // (async-signal-safe, as a child handler must be); the module is
+    // never unloaded.
+    ONCE.call_once(|| unsafe {
+        pthread_atfork(None, None, Some(in_child));
+    });
+}
+
 #[pymodule]
 fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    #[cfg(unix)]
+    register_fork_handler();
     policy::warn_about_engine_variable(m.py())?;
     m.add_class::<objects::Hash>()?;
     m.add_class::<objects::Xof>()?;

@@ -6,13 +6,13 @@
 use std::sync::{Mutex, MutexGuard};
 
 use keccakx::sponge::XofReader;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::alg::{build, Alg, Core, Meta, Req, MAX_LEN};
+use crate::alg::{build, index_arg, Alg, Core, Meta, Req, MAX_LEN};
 use crate::buffer::Input;
-use crate::gil::{GIL_RELEASE_MIN, GIL_RELEASE_OUT};
+use crate::gil::{lock_py, GIL_RELEASE_MIN, GIL_RELEASE_OUT, PIECE_BYTES};
 
 struct State {
     core: Core,
@@ -25,6 +25,11 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 /// Absorb `data` (any buffer) into the state; big inputs without the GIL.
+///
+/// Input longer than a piece is absorbed a piece at a time, Ctrl-C seen
+/// between pieces; an exception there (KeyboardInterrupt) puts the state
+/// back as it was before the call, so the object stays usable and
+/// unchanged. (A TupleHash element is one piece, whatever its length.)
 fn absorb(
     py: Python<'_>,
     meta: &Meta,
@@ -33,20 +38,30 @@ fn absorb(
 ) -> PyResult<()> {
     let input = Input::new(data, "update()")?;
     let bytes = input.as_slice();
-    let go = |s: &mut State| -> Result<(), &'static str> {
-        if s.reader.is_some() {
-            return Err("update() after read(): the output stream has started; \
-                        use copy() before reading to keep absorbing");
-        }
-        s.core.update(bytes);
-        Ok(())
-    };
-    let r = if bytes.len() >= GIL_RELEASE_MIN {
-        py.detach(|| go(&mut lock(state)))
+    let mut s = lock_py(py, state);
+    if s.reader.is_some() {
+        return Err(PyValueError::new_err(format!(
+            "{}: update() after read(): the output stream has started; \
+             use copy() before reading to keep absorbing",
+            meta.name
+        )));
+    }
+    let st: &mut State = &mut s;
+    if bytes.len() < GIL_RELEASE_MIN {
+        st.core.update(bytes);
+    } else if bytes.len() <= PIECE_BYTES || st.core.info().needs_input_length() {
+        py.detach(|| st.core.update(bytes));
     } else {
-        go(&mut lock(state))
-    };
-    r.map_err(|m| PyValueError::new_err(format!("{}: {m}", meta.name)))
+        let before = st.core.clone();
+        for part in bytes.chunks(PIECE_BYTES) {
+            py.detach(|| st.core.update(part));
+            if let Err(e) = py.check_signals() {
+                st.core = before;
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Squeeze `n` bytes from a finished copy of the state into new `bytes`.
@@ -65,27 +80,16 @@ fn squeeze_new<'py>(
     })
 }
 
-fn finished(state: &Mutex<State>) -> XofReader {
-    let core = lock(state).core.clone();
+fn finished(py: Python<'_>, state: &Mutex<State>) -> XofReader {
+    let core = lock_py(py, state).core.clone();
     core.finalize_reader()
 }
 
-fn length_arg(length: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    if !length.is_instance_of::<pyo3::types::PyInt>()
-        || length.is_instance_of::<pyo3::types::PyBool>()
-    {
-        let ty = length
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_default();
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be an int, not '{ty}'"
-        )));
-    }
-    let v: i128 = length
-        .extract()
-        .map_err(|_| PyValueError::new_err(format!("{what} is too large")))?;
+/// An output length from Python: an int or any object with `__index__`
+/// (a NumPy integer), not a bool; ValueError when negative or above
+/// [`MAX_LEN`].
+pub(crate) fn length_arg(length: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    let v = index_arg(length, what)?;
     if v < 0 {
         return Err(PyValueError::new_err(format!(
             "{what} must be non-negative, got {v}"
@@ -204,19 +208,19 @@ impl Hash {
 
     /// The digest of everything absorbed so far (the object stays usable).
     fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        squeeze_new(py, finished(&self.state), self.meta.digest_size)
+        squeeze_new(py, finished(py, &self.state), self.meta.digest_size)
     }
 
     /// The digest as a string of hexadecimal digits.
-    fn hexdigest(&self) -> PyResult<String> {
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
         let mut out = out_vec(self.meta.digest_size)?;
-        finished(&self.state).read(&mut out);
+        finished(py, &self.state).read(&mut out);
         hex(&out)
     }
 
     /// An independent copy of the current state.
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Hash>> {
-        let s = lock(&self.state);
+        let s = lock_py(py, &self.state);
         let state = Mutex::new(State {
             core: s.core.clone(),
             reader: s.reader.clone(),
@@ -233,10 +237,10 @@ impl Hash {
 
     /// Compare the digest with `tag` in constant time (the length is not
     /// secret): True when equal. For KMAC this verifies a MAC.
-    fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<bool> {
+    fn verify(&self, py: Python<'_>, tag: &Bound<'_, PyAny>) -> PyResult<bool> {
         let tag = Input::new(tag, "verify()")?;
         let mut out = out_vec(self.meta.digest_size)?;
-        finished(&self.state).read(&mut out);
+        finished(py, &self.state).read(&mut out);
         Ok(keccakx::ct_eq(&out, tag.as_slice()))
     }
 
@@ -279,14 +283,14 @@ impl Xof {
         length: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let n = length_arg(length, "length")?;
-        squeeze_new(py, finished(&self.state), n)
+        squeeze_new(py, finished(py, &self.state), n)
     }
 
     /// digest(length) as hexadecimal digits.
-    fn hexdigest(&self, length: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn hexdigest(&self, py: Python<'_>, length: &Bound<'_, PyAny>) -> PyResult<String> {
         let n = length_arg(length, "length")?;
         let mut out = out_vec(n)?;
-        finished(&self.state).read(&mut out);
+        finished(py, &self.state).read(&mut out);
         hex(&out)
     }
 
@@ -296,8 +300,7 @@ impl Xof {
     fn read<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let n = length_arg(n, "n")?;
         PyBytes::new_with(py, n, |out| {
-            let fill = |out: &mut [u8]| {
-                let mut s = lock(&self.state);
+            let fill = |s: &mut State, out: &mut [u8]| {
                 if s.reader.is_none() {
                     s.reader = Some(s.core.clone().finalize_reader());
                 }
@@ -306,9 +309,9 @@ impl Xof {
                 }
             };
             if n >= GIL_RELEASE_OUT {
-                py.detach(|| fill(out));
+                py.detach(|| fill(&mut lock(&self.state), out));
             } else {
-                fill(out);
+                fill(&mut lock_py(py, &self.state), out);
             }
             Ok(())
         })
@@ -316,7 +319,7 @@ impl Xof {
 
     /// An independent copy (absorbing state and read position).
     fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Xof>> {
-        let s = lock(&self.state);
+        let s = lock_py(py, &self.state);
         let state = Mutex::new(State {
             core: s.core.clone(),
             reader: s.reader.clone(),

@@ -170,7 +170,8 @@ def file_digest(fileobj, name, /, *, progress=None, _bufsize: int = 1 << 20, **p
     if isinstance(fileobj, io.TextIOBase) or not (
         hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()
     ):
-        raise TypeError(
+        # ValueError, as hashlib.file_digest raises for the same objects.
+        raise ValueError(
             f"file_digest(): {fileobj!r} is not a file object in binary read mode "
             "(open it with 'rb', or pass a path)"
         )
@@ -344,7 +345,15 @@ def hash_many(messages, name, digest_size=None, *, progress=None, **params):
         if np is None:
             raise ImportError("keccakx.hash_many reads DLPack tensors through NumPy: pip install numpy")
         arr = np.from_dlpack(messages)
-    if arr is not None and arr.dtype != object:
+    if arr is not None and arr.dtype == object and arr.ndim == 1:
+        # A 1-D array of Python objects is a sequence of messages.
+        messages, arr = arr.tolist(), None
+    if arr is not None:
+        if arr.dtype.kind not in "biufc":
+            raise TypeError(
+                f"hash_many: an array of dtype {arr.dtype} holds no message bytes (only numeric "
+                "dtypes have raw bytes); pass a 2-D uint8 array, or a list of bytes-like objects"
+            )
         if arr.ndim != 2:
             raise ValueError(
                 f"hash_many: an array of messages must be 2-D (one message per row), got {arr.ndim}-D"
@@ -354,9 +363,12 @@ def hash_many(messages, name, digest_size=None, *, progress=None, **params):
                 f"hash_many: array dtype must be uint8 (one byte per element), not {arr.dtype}; "
                 "use arr.view(numpy.uint8) to hash the raw bytes"
             )
-        arr = np.ascontiguousarray(arr)
-        rows, cols = arr.shape
-        out, n, length = _keccakx._hash_many_rows(arr, rows, cols, name, digest_size, progress, **params)
+        # Rows are read through the array's strides (a broadcast or sliced
+        # array is not copied); only rows that are not contiguous are.
+        r = _keccakx._hash_many_rows(arr, name, digest_size, progress, **params)
+        if r is None:
+            r = _keccakx._hash_many_rows(np.ascontiguousarray(arr), name, digest_size, progress, **params)
+        out, n, length = r
     elif np is None:
         out, n, length = _keccakx._hash_many_list(messages, name, digest_size, progress, True, **params)
         return out

@@ -8,6 +8,10 @@ gives bit for bit the digest of the one-shot :func:`keccakx.kt128` /
 Used wrongly (values from the wrong place or out of order) the pieces give
 a wrong digest that no check can catch; everything that *can* be checked
 (alignment, counts, lengths) raises ``ValueError`` with nothing absorbed.
+A final node's ``finalize`` uses it up only when it succeeds: a bad tail, a
+bad length or an output too large for memory (MemoryError) leave the node
+as it was. Chaining values of a large range are computed in pieces of about
+32 MiB; Ctrl-C between them stops the call and returns nothing.
 
 KT128 / KT256 (RFC 9861)
     KT hashes S = M || C || length_encode(|C|) in 8192-byte chunks: S_0 goes

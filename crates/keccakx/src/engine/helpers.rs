@@ -147,7 +147,9 @@ pub(crate) fn run_pieces(
     let wait = Wait(&shared);
     for _ in 0..helpers.min(pieces - 1) {
         let mine = Arc::clone(&shared);
-        rayon::spawn(move || mine.help());
+        if !super::pool::spawn(move || mine.help()) {
+            break;
+        }
     }
     side();
     // SAFETY: the caller's own task borrow is alive here.

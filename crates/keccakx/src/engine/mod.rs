@@ -13,6 +13,8 @@ pub(crate) mod contract;
 mod fallback;
 #[cfg(feature = "std")]
 mod helpers;
+#[cfg(feature = "std")]
+mod pool;
 mod scalar;
 mod select;
 mod simd;
@@ -22,6 +24,8 @@ mod threads;
 pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput, Strided};
 #[cfg(feature = "std")]
 pub use fallback::Fallback;
+#[cfg(feature = "std")]
+pub use pool::forget_pool_after_fork;
 pub use scalar::Scalar;
 pub use simd::Simd;
 #[cfg(feature = "std")]

@@ -261,7 +261,7 @@ impl Threads {
 /// Threads the multi-core paths use now: the `engine::set_threads` limit,
 /// or all of rayon's pool (one per core) when it is 0.
 pub fn effective_threads() -> usize {
-    let pool = rayon::current_num_threads().max(1);
+    let pool = super::pool::current_num_threads();
     match crate::policy::get().threads() {
         0 => pool,
         n => n.min(pool),

@@ -1,0 +1,77 @@
+//! Where the multi-core paths get their helper threads: rayon's global
+//! pool, or, in a child process after `fork()`, a pool of the child's own.
+//!
+//! A forked child has only the thread that called `fork()`. The parent's
+//! pool threads do not exist there, and a lock one of them held at the
+//! moment of the fork (rayon's sleep/wake state) stays locked forever: the
+//! child's first hand-off to the global pool can block for good. rayon's
+//! global pool cannot be replaced, so after [`forget_pool_after_fork`] the
+//! child builds a fresh pool on first use and never touches the parent's
+//! again (each further fork does the same). The parent's stale pool is
+//! leaked, never dropped: dropping it would wake threads that are not there.
+
+use alloc::boxed::Box;
+use core::ptr;
+use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+
+/// Set in a child after `fork()`: the global pool is the parent's.
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+/// The pool built in this (forked) process; null until first use, and
+/// after every fork (the old one leaked).
+static OWN: AtomicPtr<rayon::ThreadPool> = AtomicPtr::new(ptr::null_mut());
+
+/// Call in the child right after `fork()` (a `pthread_atfork` child
+/// handler, `os.register_at_fork(after_in_child=...)`): the multi-core
+/// paths stop using the parent's pool and build a new one on first use.
+/// Async-signal-safe: two atomic stores, no allocation, no lock.
+pub fn forget_pool_after_fork() {
+    FORKED.store(true, Ordering::SeqCst);
+    OWN.store(ptr::null_mut(), Ordering::SeqCst);
+}
+
+/// The child's own pool, built on first use; None when no thread can be
+/// started (the caller then works alone).
+fn own_pool() -> Option<&'static rayon::ThreadPool> {
+    let p = OWN.load(Ordering::Acquire);
+    if !p.is_null() {
+        // SAFETY: every non-null value stored is a leaked Box, never freed.
+        return Some(unsafe { &*p });
+    }
+    let fresh = Box::into_raw(Box::new(rayon::ThreadPoolBuilder::new().build().ok()?));
+    match OWN.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
+        // SAFETY: just leaked above; never freed.
+        Ok(_) => Some(unsafe { &*fresh }),
+        Err(other) => {
+            // Another thread won the race: use its pool, drop ours (its
+            // threads are alive, so dropping it is an ordinary shutdown).
+            // SAFETY: `fresh` came from Box::into_raw above and was not
+            // published; `other` is a leaked Box, never freed.
+            drop(unsafe { Box::from_raw(fresh) });
+            Some(unsafe { &*other })
+        }
+    }
+}
+
+/// Threads of the pool the multi-core paths use (at least 1).
+pub(crate) fn current_num_threads() -> usize {
+    if FORKED.load(Ordering::Acquire) {
+        own_pool().map_or(1, |p| p.current_num_threads()).max(1)
+    } else {
+        rayon::current_num_threads().max(1)
+    }
+}
+
+/// Run `job` on a helper thread of that pool. Returns false when there is
+/// no pool to run it (the caller does the work itself).
+pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) -> bool {
+    if FORKED.load(Ordering::Acquire) {
+        match own_pool() {
+            Some(p) => p.spawn(job),
+            None => return false,
+        }
+    } else {
+        rayon::spawn(job);
+    }
+    true
+}
