@@ -8,7 +8,7 @@
 #   make demo-cluster    one command: hash a generated file on a LocalCluster,
 #                        next to `keccakx sum` of the same file
 #   make bench-cluster   digest/hash_files vs keccakx sum, 1 and 2 workers, final-node
-#                        cost -> bench/results/cluster-<date>.json and .png (~5 min)
+#                        cost -> bench/results/cluster-<date>.json and .png (~5-10 min)
 # Python packages go into the .venv of mk/python.mk (the keccakx[dask] extra,
 # plus moto's server and boto3 for the tests, matplotlib for the plot).
 .PHONY: deps-cluster test-cluster demo-cluster bench-cluster

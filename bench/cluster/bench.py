@@ -1,9 +1,13 @@
 """keccakx.distributed against `keccakx sum` on the same data, this machine.
 
 Scenarios, each timed in every round, rounds alternated (the machine is
-shared): one big file (`digest` vs `keccakx sum`), many files (`hash_files`
-vs `keccakx sum FILE...`), with a LocalCluster of 1 worker (2 task threads)
-and of 2 workers (1 thread each), for KT128 and SHA3-256. Plus, in this
+shared): big files of 256 MiB and 1 GiB (`digest`, and `keccakx-cluster
+--scheduler` on the largest, vs `keccakx sum`), many small files
+(`hash_files` vs `keccakx sum FILE...`), with a LocalCluster of 1 worker
+(2 task threads) and of 2 workers (1 thread each), for KT128 and SHA3-256.
+Before the rounds, one digest of the largest file under Dask's task
+stream (where its time goes: tasks' compute time against the wall time,
+the wait before the first task and after the last). Plus, in this
 process, the costs that size a cluster: chaining values per second per core
 (the workers' work) and absorbed per second by the final node (the
 client's), as seconds per TiB of input. Writes JSON; --plot draws it.
@@ -101,20 +105,57 @@ def chaining_rates(mib: int = 64):
     return out
 
 
+def task_stream_profile(c, path, size):
+    """Where one digest's time goes, from Dask's task stream: the tasks'
+    compute time against the wall time, the wait before the first task
+    starts (listing, submission) and after the last ends (final node)."""
+    from distributed import get_task_stream
+
+    t0 = time.time()
+    with get_task_stream(client=c) as ts:
+        kd.digest(path, "kt128", client=c, progress=False)
+    t1 = time.time()
+    spans = []
+    for rec in ts.data:
+        for ss in rec.get("startstops", ()):
+            if ss["action"] == "compute":
+                spans.append((ss["start"], ss["stop"]))
+    if not spans:
+        return {}
+    first = min(s for s, _ in spans)
+    last = max(e for _, e in spans)
+    busy = sum(e - s for s, e in spans)
+    return {
+        "bytes": size,
+        "wall_s": t1 - t0,
+        "tasks": len(spans),
+        "compute_s_sum": busy,
+        "before_first_task_s": first - t0,
+        "after_last_task_s": t1 - last,
+        "tasks_span_s": last - first,
+        "mean_tasks_running": busy / (last - first) if last > first else None,
+    }
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keccakx", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--size", type=int, default=512 << 20, help="bytes of the big file")
-    ap.add_argument("--files", type=int, default=64, help="number of files")
-    ap.add_argument("--file-size", type=int, default=8 << 20)
+    ap.add_argument("--cluster-cli", default=str(Path(sys.executable).parent / "keccakx-cluster"))
+    ap.add_argument("--sizes", default="256M,1G", help="sizes of the big files (K/M/G)")
+    ap.add_argument("--files", type=int, default=256, help="number of small files")
+    ap.add_argument("--file-size", type=int, default=1 << 20)
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     from distributed import Client
 
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    sizes = [int(x[:-1]) * units[x[-1]] if x[-1] in units else int(x) for x in a.sizes.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="kx-bench-cluster-"))
-    big = tmp / "big.bin"
-    write_random(big, a.size)
+    bigs = []
+    for n in sizes:
+        p = tmp / f"big-{n >> 20}M.bin"
+        write_random(p, n)
+        bigs.append((p, n))
     files = []
     for i in range(a.files):
         p = tmp / f"f{i:04d}.bin"
@@ -128,24 +169,41 @@ def main():
         c = Client(cl, set_as_default=False)
         starts[label] = t
         clusters[label] = (cl, c)
-    want_big = cli(a.keccakx, "kt128", [big])[0]
+    want_big = {p: cli(a.keccakx, "kt128", [p])[0] for p, _ in bigs}
     want_many = {alg: cli(a.keccakx, alg, files) for alg in ("kt128", "sha3-256")}
     rows = {}
+    loads = []
 
     def record(name, seconds, nbytes):
         rows.setdefault(name, []).append(nbytes / seconds)
 
+    def cluster_cli(address, path):
+        out = subprocess.run([a.cluster_cli, "sum", "--no-progress", "--scheduler", address, "-a", "kt128", str(path)],
+                             capture_output=True, check=True)
+        return bytes.fromhex(out.stdout.split(b" ")[0].decode())
+
+    profiles = {}
     try:
+        for label, (cl, c) in clusters.items():
+            kd.digest(bigs[0][0], "kt128", client=c, progress=False)  # warm the workers
+            profiles[label] = task_stream_profile(c, bigs[-1][0], bigs[-1][1])
         for r in range(a.rounds):
+            loads.append(open("/proc/loadavg").read().split()[0])
             order = list(clusters) if r % 2 == 0 else list(reversed(clusters))
-            t, d = wall(lambda: cli(a.keccakx, "kt128", [big]))
-            assert d[0] == want_big
-            record("one file KT128: keccakx sum", t, a.size)
-            for label in order:
-                c = clusters[label][1]
-                t, d = wall(lambda: kd.digest(big, "kt128", client=c, progress=False))
-                assert d == want_big
-                record(f"one file KT128: digest, {label}", t, a.size)
+            for path, n in bigs:
+                mib = n >> 20
+                t, d = wall(lambda: cli(a.keccakx, "kt128", [path]))
+                assert d[0] == want_big[path]
+                record(f"{mib} MiB KT128: keccakx sum", t, n)
+                for label in order:
+                    cl, c = clusters[label]
+                    t, d = wall(lambda: kd.digest(path, "kt128", client=c, progress=False))
+                    assert d == want_big[path]
+                    record(f"{mib} MiB KT128: digest, {label}", t, n)
+                    if path == bigs[-1][0]:
+                        t, d = wall(lambda: cluster_cli(cl.scheduler_address, path))
+                        assert d == want_big[path]
+                        record(f"{mib} MiB KT128: keccakx-cluster --scheduler, {label}", t, n)
             for alg in ("kt128", "sha3-256"):
                 t, d = wall(lambda: cli(a.keccakx, alg, files))
                 assert d == want_many[alg]
@@ -155,7 +213,7 @@ def main():
                     t, res = wall(lambda: kd.hash_files([str(p) for p in files], alg, client=c, progress=False))
                     assert [x.digest for x in res] == want_many[alg]
                     record(f"{len(files)} files {alg.upper()}: hash_files, {label}", t, many)
-            print(f"round {r + 1}/{a.rounds} done", file=sys.stderr)
+            print(f"round {r + 1}/{a.rounds} done (load {loads[-1]})", file=sys.stderr)
     finally:
         for cl, c in clusters.values():
             c.close()
@@ -165,28 +223,38 @@ def main():
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    tput = {k: {"median": statistics.median(v), "rounds": v} for k, v in rows.items()}
+    ratios = {}
+    for k in tput:
+        head, _, who = k.partition(": ")
+        base = f"{head}: keccakx sum"
+        if k != base and base in tput:
+            ratios[k] = tput[k]["median"] / tput[base]["median"]
     result = {
         "benchmark": "cluster",
         "commit": commit + ("-dirty" if dirty.strip() else ""),
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-                    "engine": keccakx.engine(), "loadavg_before": open("/proc/loadavg").read().split()[:3]},
-        "config": {"big_file_bytes": a.size, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
+                    "engine": keccakx.engine(), "loadavg_per_round": loads},
+        "config": {"big_file_bytes": sizes, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
                    "part_size": kd.DEFAULT_PART_SIZE,
                    "clusters": {"1 worker": "LocalCluster(n_workers=1, threads_per_worker=2)",
                                 "2 workers": "LocalCluster(n_workers=2, threads_per_worker=1)"}},
         "cluster_start_s": starts,
-        "throughput_bytes_per_s": {k: {"median": statistics.median(v), "rounds": v} for k, v in rows.items()},
+        "throughput_bytes_per_s": tput,
+        "ratio_to_keccakx_sum": ratios,
+        "task_stream_profile": profiles,
         "final_node": fin,
         "chaining_values_bytes_per_s": chain,
     }
     Path(a.out).write_text(json.dumps(result, indent=2) + "\n")
     for k, v in result["throughput_bytes_per_s"].items():
-        print(f"{k:55s} {v['median'] / 1e9:7.3f} GB/s")
+        print(f"{k:60s} {v['median'] / 1e9:7.3f} GB/s  {ratios.get(k, 1.0):5.2f}x")
     for k, v in fin.items():
         print(f"final node {k:30s} {v['cvs_per_s'] / 1e6:7.2f} M CV/s  {v['s_per_tib_input']:7.2f} s/TiB")
     for k, v in chain.items():
         print(f"chaining values, {k:10s} {v / 1e9:7.3f} GB/s")
-    for p in [big, *files]:
+    print(json.dumps(profiles, indent=1))
+    for p in [*(p for p, _ in bigs), *files]:
         p.unlink()
     tmp.rmdir()
 

@@ -18,13 +18,14 @@ def main():
     rows = r["throughput_bytes_per_s"]
     names = list(rows)
     med = [rows[n]["median"] / 1e9 for n in names]
-    colors = ["#888888" if "keccakx sum" in n else ("#4477aa" if "1 worker" in n else "#66ccee") for n in names]
+    colors = ["#888888" if n.endswith("keccakx sum") else ("#4477aa" if "1 worker" in n else "#66ccee") for n in names]
     fig, ax = plt.subplots(figsize=(10, 0.45 * len(names) + 1.8))
     y = range(len(names))
     ax.barh(y, med, color=colors)
     for i, n in enumerate(names):
         ax.plot([v / 1e9 for v in rows[n]["rounds"]], [i] * len(rows[n]["rounds"]), "k.", ms=3)
-        ax.text(med[i], i, f" {med[i]:.2f}", va="center", fontsize=8)
+        ratio = r.get("ratio_to_keccakx_sum", {}).get(n)
+        ax.text(med[i], i, f" {med[i]:.2f}" + (f" ({ratio:.2f}x)" if ratio else ""), va="center", fontsize=8)
     ax.set_yticks(list(y))
     ax.set_yticklabels(names, fontsize=8)
     ax.invert_yaxis()

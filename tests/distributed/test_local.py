@@ -5,8 +5,10 @@ changes size while it is read."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
+import threading
 import time
 
 import pytest
@@ -96,19 +98,101 @@ def test_directory_and_missing_keep_the_others(cluster, tmp_path):
 
 
 def test_object_changing_size_while_read(tmp_path):
-    """A task that reads fewer (or more) bytes than the object had when it
-    was listed fails, naming the object, rather than hashing a mix."""
+    """A task whose object is not the one the client listed (size or
+    mtime) fails, naming the object, rather than hashing a mix."""
+    from keccakx import _tasks
+
     f = tmp_path / "grows"
     f.write_bytes(bytes(20000))
     spec = kd._spec("sha3-256", None, {})
-    with pytest.raises(OSError, match="file changed size while being read") as e:
-        kd._task_whole(str(f), {}, spec, 10000)
-    assert e.value.filename == str(f)
+    t = kd._target(str(f), {})
+    assert _tasks.whole(t, spec) == keccakx.sha3_256(bytes(20000)).digest()
+    for size in (10000, 30000):
+        with pytest.raises(OSError, match="file changed size while being read") as e:
+            _tasks.whole(dataclasses.replace(t, size=size, stamp=("local", size, t.stamp[2])), spec)
+        assert e.value.filename == str(f)
     with pytest.raises(OSError, match="file changed size"):
-        kd._task_whole(str(f), {}, spec, 30000)
-    with pytest.raises(OSError, match="file changed size"):
-        kd._task_kt_run(str(f), {}, "kt128", CHUNK, 3 * CHUNK)
-    assert kd._task_kt_run(str(f), {}, "kt128", CHUNK, 2 * CHUNK) == keccakx.hazmat.kt_chaining_values(bytes(CHUNK), 1)
+        _tasks.kt_run(dataclasses.replace(t, size=30000, stamp=("local", 30000, t.stamp[2])), "kt128", CHUNK,
+                      3 * CHUNK)
+    assert _tasks.kt_run(t, "kt128", CHUNK, 2 * CHUNK) == keccakx.hazmat.kt_chaining_values(bytes(CHUNK), 1)
+    # Same size, rewritten since it was listed: the modification time tells.
+    os.utime(f, ns=(t.stamp[2] + 10**9, t.stamp[2] + 10**9))
+    with pytest.raises(OSError, match="file changed while being read"):
+        _tasks.whole(t, spec)
+
+
+def test_split_object_growing_while_hashed(cluster, tmp_path, rng):
+    """An object that grows while its ranges are hashed: an error naming
+    it (the final node checks the object again after its last range),
+    never the digest of the old prefix."""
+    data = rng.randbytes(8 << 20)
+    f = tmp_path / "growing.bin"
+    f.write_bytes(data)
+    out = {}
+
+    def job():
+        try:
+            out["digest"] = kd.digest(f, "kt128", client=cluster.client, part_size=CHUNK, progress=False)
+        except Exception as e:
+            out["error"] = e
+
+    th = threading.Thread(target=job, daemon=True)
+    th.start()
+    # Once its tasks exist (the object was listed), the file grows.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and th.is_alive():
+        if cluster.client.run_on_scheduler(_our_tasks):
+            break
+        time.sleep(0.01)
+    with open(f, "ab") as w:
+        w.write(b"more")
+    th.join(120)
+    assert not th.is_alive()
+    assert out.get("digest") != keccakx.kt128(data).digest(32), "the digest of the old prefix, reported as good"
+    if "error" in out:
+        assert "file changed" in str(out["error"]) and str(f) in str(out["error"])
+    else:  # it grew before the listing: then the digest is of the new content
+        assert out["digest"] == keccakx.kt128(data + b"more").digest(32)
+
+
+def _our_tasks(dask_scheduler=None):
+    return sum(1 for k in dask_scheduler.tasks if str(k).startswith("keccakx-cvs-"))
+
+
+def test_literal_names_before_globs(cluster, tmp_path):
+    """A name that exists is that file, even with glob characters; only a
+    name that names nothing is a pattern."""
+    (tmp_path / "b1.bin").write_bytes(b"one")
+    (tmp_path / "b[1].bin").write_bytes(b"literal")
+    [r] = kd.hash_files(str(tmp_path / "b[1].bin"), client=cluster.client, progress=False)
+    assert r.digest == keccakx.sha3_256(b"literal").digest() and r.url == str(tmp_path / "b[1].bin")
+    (tmp_path / "b1.bin").unlink()
+    [r] = kd.hash_files(str(tmp_path / "b[1].bin"), client=cluster.client, progress=False)
+    assert r.digest == keccakx.sha3_256(b"literal").digest()
+    (tmp_path / "b2.bin").write_bytes(b"two")
+    rs = kd.hash_files(str(tmp_path / "b[2-3].bin"), client=cluster.client, progress=False)
+    assert [r.digest for r in rs] == [keccakx.sha3_256(b"two").digest()]
+
+
+def test_path_like_and_bytes_paths(cluster, tmp_path):
+    f = tmp_path / "p.bin"
+    f.write_bytes(b"path")
+    want = keccakx.sha3_256(b"path").digest()
+    assert kd.digest(os.fsencode(f), "sha3-256", client=cluster.client, progress=False) == want
+    assert kd.digest(f, "sha3-256", client=cluster.client, progress=False) == want
+    rs = kd.hash_files([os.fsencode(f), f, str(f)], client=cluster.client, progress=False)
+    assert [r.digest for r in rs] == [want] * 3 and [r.url for r in rs] == [str(f)] * 3
+    assert kd.hash_files(os.fsencode(f), client=cluster.client, progress=False)[0].digest == want
+    with pytest.raises(TypeError, match="client must be a dask.distributed.Client.*not 'int'"):
+        kd.digest(f, client=5)
+    with pytest.raises(TypeError, match="client must be"):
+        kd.hash_files([f], client=object())
+    with pytest.raises(TypeError, match="urls_or_glob must be .* not 'int'"):
+        kd.hash_files(5, client=cluster.client)
+    with pytest.raises(TypeError, match="urls_or_glob items must be .* not 'int'"):
+        kd.hash_files([f, 5], client=cluster.client)
+    with pytest.raises(TypeError, match="url must be .* not 'NoneType'"):
+        kd.digest(None, client=cluster.client)
 
 
 def test_results_api(cluster, tmp_path):

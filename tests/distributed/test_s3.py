@@ -99,19 +99,19 @@ SEQUENTIAL_CASES = [
 def test_sequential_functions_one_task_per_object(case, cluster, s3, objects, keccakx_bin, monkeypatch):
     algorithm, cli_opts, params, length = case
     submitted = []
-    real = kd._submit
+    real = kd._window_mod.slots
 
-    def spy(client, jobs, *a, **k):
-        futures = real(client, jobs, *a, **k)
-        submitted.extend((job.whole is not None, len(job.runs)) for job in jobs)
-        return futures
+    def spy(jobs, *a, **k):
+        for slot in real(jobs, *a, **k):
+            submitted.extend([slot.kind] * len(slot.jobs))
+            yield slot
 
-    monkeypatch.setattr(kd, "_submit", spy)
+    monkeypatch.setattr(kd._window_mod, "slots", spy)
     urls = [u for u, _, _ in objects]
     results = kd.hash_files(urls, algorithm, client=cluster.client, part_size=CHUNK, digest_size=length,
                             storage_options=s3.storage_options, progress=False, **params)
     # A sequential function is never split, whatever the part size.
-    assert submitted == [(True, 0)] * len(urls)
+    assert submitted == ["group"] * len(urls)
     for (url, data, local), r in zip(objects, results):
         assert r.error is None, r.error
         assert r.digest == keccakx_sum(keccakx_bin, local, "-a", algorithm, *cli_opts), url
@@ -119,20 +119,21 @@ def test_sequential_functions_one_task_per_object(case, cluster, s3, objects, ke
 
 def test_large_tree_objects_are_split(cluster, s3, objects, monkeypatch):
     submitted = []
-    real = kd._submit
+    real = kd._window_mod.slots
 
-    def spy(client, jobs, *a, **k):
-        futures = real(client, jobs, *a, **k)
-        submitted.extend((job.size, job.whole is not None, len(job.runs)) for job in jobs)
-        return futures
+    def spy(jobs, *a, **k):
+        for slot in real(jobs, *a, **k):
+            submitted.append((slot.jobs[0].size, slot.kind))
+            yield slot
 
-    monkeypatch.setattr(kd, "_submit", spy)
+    monkeypatch.setattr(kd._window_mod, "slots", spy)
     url, data, _ = objects[-1]
     part = 1 * MIB
     kd.hash_files([url, objects[0][0]], "kt128", client=cluster.client, part_size=part,
                   storage_options=s3.storage_options, progress=False)
     whole_leaves = len(data) // CHUNK - 1
-    assert submitted == [(len(data), False, -(-whole_leaves * CHUNK // part)), (0, True, 0)]
+    runs = -(-whole_leaves * CHUNK // part)
+    assert submitted == [(len(data), "ends")] + [(len(data), "run")] * runs + [(0, "group")]
 
 
 def test_missing_and_forbidden_objects_keep_the_others(cluster, s3, objects, keccakx_bin):

@@ -8,20 +8,24 @@ or ``--tag`` BSD lines, coreutils' escaping of names holding ``\\``, newline
 or carriage return, ``-z``), and ``-c`` checks them with ``keccakx sum -c``'s
 statuses, messages and exit codes. URLs are anything fsspec opens (paths,
 ``file://``, ``s3://`` ...); a URL with ``*?[`` that names no object is
-expanded as a glob. Each object is hashed by :mod:`keccakx.distributed`:
-KT128/KT256/ParallelHash by byte ranges over the workers, other functions
-one task per object. Without ``--scheduler`` (or ``DASK_SCHEDULER_ADDRESS``)
-a LocalCluster on this machine runs the tasks.
+expanded as a glob (a name that exists is always that object). Each object
+is hashed by :mod:`keccakx.distributed`: KT128/KT256/ParallelHash by byte
+ranges over the workers, other functions whole, small objects many to a
+task. Without ``--scheduler`` (or ``DASK_SCHEDULER_ADDRESS``) a
+LocalCluster on this machine runs the tasks. ``-`` (or no URL) is standard
+input, hashed by this process (its length is not known in advance, so it
+is not cut into ranges; TupleHash and ParallelHash spool it to $TMPDIR).
 
 The semantics are ``keccakx sum``'s (its Rust code is not reused): see
-``keccakx sum --help``. Not available here: standard input, and the SHA-3
-finalists (BLAKE, Groestl, JH, Skein), which the Python module lacks.
+``keccakx sum --help``. Not available here: the SHA-3 finalists (BLAKE,
+Groestl, JH, Skein), which the Python module lacks.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import unicodedata
 from dataclasses import dataclass
@@ -337,6 +341,8 @@ class Parser:
             name = unescape(name)
             if name is None:
                 return None
+        if b"\0" in name:
+            return None  # no file name holds NUL
         return Entry(name, expected, info)
 
     def parse_bsd(self, s: bytes, escaped: bool, info: AlgInfo, ctx: Context):
@@ -344,7 +350,7 @@ class Parser:
         if close < 0:
             return None
         name = unescape(s[:close]) if escaped else s[:close]
-        if name is None:
+        if name is None or b"\0" in name:
             return None
         i = close + 1
         while i < len(s) and s[i] in b" \t":
@@ -392,33 +398,59 @@ def plural(n: int, one: str, many: str) -> str:
 
 
 class Out:
-    """Standard output; a reader that goes away (| head) ends quietly."""
+    """Standard output; a reader that goes away (| head) ends quietly, any
+    other write error (a full disk, a closed descriptor) is keccakx sum's
+    "write error: ..." and exit status 1."""
 
     class Closed(Exception):
         pass
 
+    class Failed(Exception):
+        pass
+
     def __init__(self):
-        self.w = sys.stdout.buffer
-        self.tty = sys.stdout.isatty()
+        out = sys.stdout
+        self.w = getattr(out, "buffer", None) if out is not None else None
+        try:
+            self.tty = out is not None and out.isatty()
+        except (OSError, ValueError):
+            self.tty = False
+
+    def _fail(self, e: OSError):
+        # Whatever is still buffered goes nowhere: no second report (or
+        # traceback) when Python flushes standard output at exit.
+        if self.w is not None:
+            _to_devnull(1)
+        raise Out.Failed(cause(e)) from None
+
+    def _do(self, f):
+        import errno
+
+        if self.w is None:
+            self._fail(OSError(errno.EBADF, os.strerror(errno.EBADF)))
+        try:
+            f()
+        except BrokenPipeError:
+            raise Out.Closed() from None
+        except (OSError, ValueError) as e:
+            self._fail(e if isinstance(e, OSError) else OSError(errno.EBADF, os.strerror(errno.EBADF)))
 
     def write(self, b: bytes):
-        try:
-            self.w.write(b)
-            if self.tty:
-                self.w.flush()
-        except BrokenPipeError:
-            raise Out.Closed() from None
+        self._do(lambda: (self.w.write(b), self.w.flush() if self.tty else None))
 
     def flush(self):
-        try:
-            self.w.flush()
-        except BrokenPipeError:
-            raise Out.Closed() from None
+        self._do(lambda: self.w.flush())
 
 
 def read_list(file: str) -> bytes:
     if file == "-":
-        return sys.stdin.buffer.read()
+        fd = _stdin_fd()
+        chunks = []
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                return b"".join(chunks)
+            chunks.append(b)
     if "://" in file:
         import fsspec
 
@@ -537,6 +569,16 @@ def _hex(s: str) -> bytes:
         raise argparse.ArgumentTypeError(f"'{s}' is not hexadecimal") from None
 
 
+def _timeout(s: str) -> float:
+    try:
+        t = float(s)
+    except ValueError:
+        t = -1.0
+    if not t > 0 or t != t or t == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{s}' is not a positive number of seconds")
+    return t
+
+
 def _size(s: str) -> int:
     """Bytes, with an optional K/M/G/T suffix (powers of 1024)."""
     t = s.strip().upper().removesuffix("IB").removesuffix("B")
@@ -571,7 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  keccakx-cluster sum -c SUMS",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    s.add_argument("urls", nargs="*", metavar="URL", help="objects to hash (with -c: checksum files)")
+    s.add_argument("urls", nargs="*", metavar="URL", help="objects to hash (with -c: checksum files); - or none: standard input")
     g = s.add_argument_group("Cluster")
     g.add_argument(
         "--scheduler",
@@ -580,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
         "LocalCluster on this machine)",
     )
     g.add_argument(
-        "--connect-timeout", type=float, default=distributed.CONNECT_TIMEOUT, metavar="S",
+        "--connect-timeout", type=_timeout, default=distributed.CONNECT_TIMEOUT, metavar="S",
         help=f"seconds to wait for the scheduler (default {distributed.CONNECT_TIMEOUT})",
     )
     g.add_argument("--workers", type=int, default=1, metavar="N", help="workers of the LocalCluster (default 1)")
@@ -661,23 +703,62 @@ def params_from(a) -> dict:
 
 
 def _expand_args(urls: list) -> list:
-    """A URL with glob characters that names no object is expanded."""
+    """Names as ``keccakx.distributed.hash_files`` takes them: a name that
+    exists is that object; one that names nothing and holds ``*?[`` is
+    expanded as a glob; one that matches nothing is kept (and reported)."""
     out = []
     for u in urls:
-        if any(ch in u for ch in "*?["):
-            try:
-                import fsspec
-
-                fs, path = fsspec.core.url_to_fs(u)
-                if not fs.exists(path):
-                    out.extend(distributed._expand(u, {}))
-                    continue
-            except FileNotFoundError:
-                pass  # reported as that object's error
-            except Exception:
-                pass
-        out.append(u)
+        if u == "-":
+            out.append(u)
+            continue
+        out.extend(distributed._expand_one(u, {}) or [u])
     return out
+
+
+def hash_stdin(spec) -> bytes:
+    """Standard input, hashed by this process (its length is not known in
+    advance, so it cannot be cut into ranges for the workers). TupleHash
+    and ParallelHash need the length first: their input is spooled to a
+    temporary file ($TMPDIR)."""
+    fd = _stdin_fd()
+    if spec.kind in ("tuple", "ph"):
+        import tempfile
+
+        from . import _tasks
+
+        with tempfile.NamedTemporaryFile(prefix="keccakx-stdin-") as tmp:
+            while True:
+                b = os.read(fd, 1 << 20)
+                if not b:
+                    break
+                tmp.write(b)
+            tmp.flush()
+            st = os.fstat(tmp.fileno())
+            t = _tasks.Target("-", tmp.name, True, st.st_size, _tasks.local_stamp(st))
+            return _tasks.whole(t, spec)
+    h = spec.hasher(0)
+    buf = bytearray(8 << 20)
+    view = memoryview(buf)
+    while True:
+        n = os.readv(fd, [view])
+        if not n:
+            break
+        h.update(view[:n])
+    return spec.finish(h)
+
+
+def _stdin_fd() -> int:
+    """Standard input's descriptor; EBADF (as keccakx sum says it) when closed."""
+    import errno
+
+    try:
+        if sys.stdin is None:  # closed when Python started
+            raise OSError
+        fd = sys.stdin.fileno()
+        os.fstat(fd)
+        return fd
+    except (OSError, ValueError, AttributeError):
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF)) from None
 
 
 def sum_main(a) -> int:
@@ -721,9 +802,8 @@ def sum_main(a) -> int:
         return 2
     if a.check and not a.urls:
         a.urls = ["-"]
-    if not a.urls or ("-" in a.urls and not a.check):
-        warn("standard input cannot be hashed on a cluster: give URLs (or use keccakx sum)")
-        return 2
+    if not a.urls:
+        a.urls = ["-"]
     try:
         distributed._check_part_size(a.part_size, spec, "--part-size")
     except (TypeError, ValueError) as e:
@@ -736,6 +816,8 @@ def sum_main(a) -> int:
         with _client(scheduler, a.workers, a.connect_timeout) as client:
 
             def run(items):
+                if not items:
+                    return []
                 # Check lines of tree functions whose part size does not fit
                 # (a -l/--block-size mix) fall back to the default.
                 ps = a.part_size
@@ -745,7 +827,7 @@ def sum_main(a) -> int:
                             distributed._check_part_size(ps, sp, "")
                         except (TypeError, ValueError):
                             ps = None
-                return distributed._run(items, client=client, part_size=ps, progress=a.progress)
+                return distributed._run(items, client=client.get(), part_size=ps, progress=a.progress)
 
             if a.check:
                 ctx = Context(spec, info, a.algorithm is not None, params, a.length)
@@ -762,15 +844,27 @@ def sum_main(a) -> int:
                         status = 1
             else:
                 urls = _expand_args(a.urls)
-                for r in run([(u, spec) for u in urls]):
-                    if r.error is None:
-                        out.write(format_line(a.tag, a.zero, a.binary, spec.display, r.digest, _os_bytes(r.url)))
+                results = iter(run([(u, spec) for u in urls if u != "-"]))
+                for u in urls:
+                    if u == "-":
+                        try:
+                            digest, err = hash_stdin(spec), None
+                        except OSError as e:
+                            digest, err = None, e
                     else:
-                        warn(f"{quote(_os_bytes(r.url))}: {cause(r.error)}")
+                        r = next(results)
+                        digest, err = r.digest, r.error
+                    if err is None:
+                        out.write(format_line(a.tag, a.zero, a.binary, spec.display, digest, _os_bytes(u)))
+                    else:
+                        warn(f"{quote(_os_bytes(u))}: {cause(err)}")
                         status = 1
             out.flush()
     except Out.Closed:
         return status
+    except Out.Failed as e:
+        warn(f"write error: {e}")
+        return 1
     except ConnectionError as e:
         warn(str(e))
         return 1
@@ -789,13 +883,26 @@ class _client:
         self.client = None
 
     def __enter__(self):
+        return self
+
+    def get(self):
+        """The client, connected (or the LocalCluster started) on first use:
+        standard input alone needs none."""
+        if self.client is not None:
+            return self.client
         if self.scheduler:
             self.client = distributed._connect(self.scheduler, self.timeout)
         else:
             from distributed import Client
 
-            self.cluster = distributed.local_cluster(n_workers=max(1, self.workers))
-            self.client = Client(self.cluster)
+            # The workers ignore Ctrl-C (they inherit SIG_IGN): this process
+            # stops them when it ends, without their tracebacks.
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                self.cluster = distributed.local_cluster(n_workers=max(1, self.workers))
+            finally:
+                signal.signal(signal.SIGINT, old)
+            self.client = Client(self.cluster, set_as_default=False)
         return self.client
 
     def __exit__(self, *exc):
@@ -810,11 +917,37 @@ class _client:
 _EXTRA_MODULES = {"dask", "distributed", "fsspec", "s3fs"}
 
 
+def _to_devnull(fd: int) -> None:
+    try:
+        n = os.open(os.devnull, os.O_RDWR)
+        if n != fd:
+            os.dup2(n, fd)
+            os.close(n)
+    except OSError:
+        pass
+
+
+def _hold_closed_std_fds() -> None:
+    """Standard descriptors closed by the caller (``>&-``, ``<&-``) get
+    /dev/null, so that no socket or file opened later takes their number
+    (and our output); Python already set sys.stdin/stdout to None for them,
+    which the readers and writers here report as "Bad file descriptor"."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            _to_devnull(fd)
+
+
 def main(argv=None) -> int:
+    _hold_closed_std_fds()
     a = build_parser().parse_args(argv)
     if a.command == "sum":
         try:
             return sum_main(a)
+        except KeyboardInterrupt:
+            # Ctrl-C: the status a shell gives SIGINT, without a traceback.
+            return 130
         except ModuleNotFoundError as e:
             # Dask and fsspec are the optional extra; without them say so,
             # not a traceback.

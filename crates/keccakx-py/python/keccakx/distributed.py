@@ -13,23 +13,34 @@
   TupleHash, TurboSHAKE, Keccak, tree LI are sequential functions: each
   object is hashed by one task (on all of that worker's cores where the
   function allows), without false parallelism.
-* :func:`hash_files` hashes many objects: one task per object, objects
-  larger than ``part_size`` split as above; results in input order, a
-  failed object (missing, unreadable, changed while read) reported in its
-  :class:`FileResult` while the others complete.
+* :func:`hash_files` hashes many objects: small objects many to a task,
+  objects larger than ``part_size`` split as above; results in input
+  order, a failed object (missing, unreadable, changed while read)
+  reported in its :class:`FileResult` while the others complete.
 
-What runs where: the client lists and sizes the objects (``fs.info``, or
-one listing for a glob), submits tasks, and runs the final nodes (cheap: it
-absorbs 32 bytes per 8 KiB of input for KT128); workers read their ranges
-and compute chaining values or whole digests with the native library.
+Names: a path or URL is a ``str``, ``bytes`` or ``os.PathLike``. A name
+that exists is that object, even when it holds ``*?[``; only a string that
+names nothing is taken as a glob (``hash_files``; ``digest`` never globs).
+
+What runs where: the client lists the objects (``os.stat``/``fs.info``:
+size and modification time or ETag, or one listing for a glob), submits
+tasks through a bounded window (a few per worker thread ahead of the final
+nodes: a job of millions of parts holds bounded memory on the client), and
+runs the final nodes (cheap: it absorbs 32 bytes per 8 KiB of input for
+KT128); workers read their ranges a few MiB at a time into one reused
+buffer per task thread (``os.preadv`` for paths, one ranged request per
+read for stores) and compute chaining values or whole digests with the
+native library on all their cores. An object that is not the one listed
+(size, mtime or ETag differ when a task opens it, or when the last range is
+in) fails with "file changed [size] while being read".
 Without ``client``, the default Dask client is used if one exists, else a
 ``LocalCluster`` on this machine for the call (:func:`local_cluster`).
 ``client`` may also be a scheduler address (``"tcp://host:8786"``).
 
 A worker lost mid-job has its tasks re-run by Dask elsewhere; every task is
 a pure function of its byte range, so the digest is still exact. A
-progress bar (Dask's: text on a terminal, a widget in a notebook) shows
-when ``progress=True`` (default: on a terminal or in a notebook).
+progress bar (text on standard error: bytes taken by the final nodes)
+shows when ``progress=True`` (default: on a terminal or in a notebook).
 
 Part sizes: a positive multiple of 8192 bytes for KT (its chunk) and of the
 block size B for ParallelHash; default 64 MiB (rounded up to a multiple of
@@ -45,17 +56,18 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
-import threading
 import uuid
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import keccakx
-from . import _keccakx, hazmat
+from . import _keccakx, _tasks, hazmat
+from . import _window as _window_mod
 
 __all__ = [
     "DEFAULT_PART_SIZE",
@@ -70,8 +82,8 @@ __all__ = [
 #: small enough to spread one object over many workers.
 DEFAULT_PART_SIZE = 64 << 20
 
-#: Bytes read per call when a task streams a whole object.
-_READ_SIZE = 8 << 20
+#: Tasks submitted ahead of the final nodes, per worker thread.
+_WINDOW_PER_THREAD = 8
 
 #: Seconds to wait for a scheduler given by address.
 CONNECT_TIMEOUT = 10
@@ -172,7 +184,16 @@ def _spec(algorithm: str, digest_size: Optional[int], params: dict) -> _Spec:
         extra = set(clean) - {"custom"}
         if extra:
             raise TypeError(f"{name}() got an unexpected keyword argument {sorted(extra)[0]!r}")
-    spec.finish(spec.hasher(0))
+    if kind == "ph":
+        # ParallelHash runs through the hazmat pieces everywhere (the whole
+        # object too): any block size SP 800-185 allows, as keccakx sum.
+        extra = set(clean) - {"custom", "block_size"}
+        if extra:
+            raise TypeError(f"{name}() got an unexpected keyword argument {sorted(extra)[0]!r}")
+        node = hazmat.ParallelHashFinalNode(0, block_size=spec.block_size, custom=spec.custom, algorithm=name)
+        node.finalize(out_len)
+    else:
+        spec.finish(spec.hasher(0))
     return spec
 
 
@@ -199,90 +220,13 @@ class FileResult:
         return self.digest.hex()
 
 
-def _object_error(url: str, e: BaseException) -> BaseException:
-    """``e`` as an OSError naming ``url``, with strerror's wording."""
-    for cls, code in (
-        (FileNotFoundError, errno.ENOENT),
-        (PermissionError, errno.EACCES),
-        (IsADirectoryError, errno.EISDIR),
-    ):
-        if isinstance(e, cls):
-            return cls(code, os.strerror(code), url)
-    if isinstance(e, OSError) and e.strerror:
-        return type(e)(e.errno, e.strerror, url)
-    if isinstance(e, (OSError, ValueError, KeyError)) and "AccessDenied" in str(e):
-        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), url)
-    return OSError(errno.EIO, f"{type(e).__name__}: {e}", url)
-
-
-def _changed(url: str) -> OSError:
-    return OSError(errno.EIO, "file changed size while being read", url)
-
-
-# ---------------------------------------------------------------- tasks (run on workers)
+_object_error = _tasks.object_error
 
 
 def _fs(url: str, storage_options: dict):
     import fsspec
 
     return fsspec.core.url_to_fs(url, **(storage_options or {}))
-
-
-def _read_range(url: str, storage_options: dict, start: int, end: int) -> bytes:
-    """Bytes [start, end) of the object: one ranged read."""
-    if end <= start:
-        return b""
-    try:
-        fs, path = _fs(url, storage_options)
-        data = fs.cat_file(path, start=start, end=end)
-    except Exception as e:
-        raise _object_error(url, e) from None
-    if len(data) != end - start:
-        raise _changed(url)
-    return data
-
-
-def _task_whole(url: str, storage_options: dict, spec: _Spec, size: int) -> bytes:
-    """Digest of a whole object, streamed (one task)."""
-    h = spec.hasher(size)
-    seen = 0
-    try:
-        fs, path = _fs(url, storage_options)
-        with fs.open(path, "rb") as f:
-            while True:
-                chunk = f.read(_READ_SIZE)
-                if not chunk:
-                    break
-                seen += len(chunk)
-                if seen > size:
-                    break
-                h.update(chunk)
-    except Exception as e:
-        raise _object_error(url, e) from None
-    if seen != size:
-        raise _changed(url)
-    return spec.finish(h)
-
-
-def _task_kt_ends(url: str, storage_options: dict, head_len: int, tail_offset: int, size: int):
-    """KT's head M[:head_len] and tail M[tail_offset:size]."""
-    head = _read_range(url, storage_options, 0, head_len)
-    tail = _read_range(url, storage_options, tail_offset, size)
-    return head, tail
-
-
-def _task_kt_run(url: str, storage_options: dict, name: str, start: int, end: int) -> bytes:
-    """Chaining values of KT leaves M[start:end] (whole chunks)."""
-    data = _read_range(url, storage_options, start, end)
-    return hazmat.kt_chaining_values(data, start // hazmat.CHUNK_LEN, name)
-
-
-def _task_ph_run(
-    url: str, storage_options: dict, name: str, block_size: int, size: int, start: int, end: int
-) -> bytes:
-    """Chaining values of ParallelHash blocks X[start:end]."""
-    data = _read_range(url, storage_options, start, end)
-    return hazmat.parallelhash_chaining_values(data, start // block_size, size, block_size, name)
 
 
 # ---------------------------------------------------------------- clients
@@ -309,10 +253,14 @@ def local_cluster(n_workers: int = 1, threads_per_worker: Optional[int] = None, 
 
 def _connect(address: str, timeout: Optional[float] = None):
     from distributed import Client
+    from distributed.comm import resolve_address
 
     try:
+        # A malformed address fails here, before a Client exists (a Client
+        # that failed to start spends 20 s closing itself when collected).
+        resolve_address(address)
         return Client(address, timeout=timeout or CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ConnectionError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
@@ -352,24 +300,48 @@ def _workers_in_this_process(client) -> bool:
 # ---------------------------------------------------------------- planning
 
 
-@dataclass
+@dataclass(eq=False)
 class _Job:
     index: int
     url: str  # as given (results and errors name it)
     spec: _Spec
-    target: str = ""  # what the tasks open: a local path made absolute
-    size: Optional[int] = None
+    part_size: int = 0
+    target: Optional[_tasks.Target] = None  # what the tasks open, as listed
     error: Optional[BaseException] = None
-    whole: Any = None  # future of the digest
-    ends: Any = None  # KT: future of (head, tail)
-    runs: list = field(default_factory=list)  # futures of chaining values, in order
+    digest: Optional[bytes] = None
+    node: Any = None  # a split job's final node while its results arrive
+    tail: Optional[bytes] = None
+
+    @property
+    def size(self) -> Optional[int]:
+        return None if self.target is None else self.target.size
 
 
 def _protocol(url: str) -> str:
     return url.split("://", 1)[0] if "://" in url else "file"
 
 
-def _stat(url: str, storage_options: dict) -> int:
+def _target(url: str, storage_options: dict) -> _tasks.Target:
+    """List one object, on the client: what the tasks will open, its size
+    and its stamp (size + mtime for files, size + ETag for stores)."""
+    if _protocol(url) == "file":
+        # The name as given (so that "f.bin/" is "Not a directory" and ""
+        # is "No such file or directory"), opened by the workers as an
+        # absolute path (their cwd is not ours; on other machines they must
+        # see the same file system).
+        path = url
+        if "://" in url:
+            try:
+                path = _fs(url, storage_options)[1]
+            except Exception as e:
+                raise _object_error(url, e) from None
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError) as e:
+            raise _object_error(url, e) from None
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), url)
+        return _tasks.Target(url, os.path.abspath(path), True, st.st_size, _tasks.local_stamp(st))
     try:
         fs, path = _fs(url, storage_options)
         info = fs.info(path)
@@ -377,10 +349,9 @@ def _stat(url: str, storage_options: dict) -> int:
         raise _object_error(url, e) from None
     if info.get("type") == "directory":
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), url)
-    size = info.get("size")
-    if size is None:
+    if info.get("size") is None:
         raise OSError(errno.EIO, "the store reports no size for this object", url)
-    return int(size)
+    return _tasks.Target(url, url, False, int(info["size"]), _tasks.remote_stamp(info), storage_options or None)
 
 
 def _check_part_size(part_size, spec: _Spec, url: str) -> int:
@@ -405,116 +376,29 @@ def _check_part_size(part_size, spec: _Spec, url: str) -> int:
     return part_size
 
 
-def _tasks(job: _Job, part_size: int, storage_options: dict, token: str) -> list:
-    """A job's tasks: (slot, function, args, key); slot is "whole", "ends"
-    or the index of a run. Keys sort in submission order (zero-padded), so
-    Dask runs the parts of an object roughly in the order the final node
-    takes them."""
-    spec, url, size, so = job.spec, job.target, job.size, storage_options
-    key = f"{token}-{job.index:08d}"
-    if spec.kind not in ("kt", "ph") or size <= part_size:
-        return [("whole", _task_whole, (url, so, spec, size), f"keccakx-whole-{key}")]
-    out = []
-    if spec.kind == "kt":
-        plan = hazmat.kt_plan(size)
-        out.append(("ends", _task_kt_ends, (url, so, plan.head_len, plan.tail_offset, size), f"keccakx-ends-{key}"))
-        start = plan.leaves.start * hazmat.CHUNK_LEN
-        stop = plan.leaves.stop * hazmat.CHUNK_LEN
-        for i, a in enumerate(range(start, stop, part_size)):
-            args = (url, so, spec.name, a, min(a + part_size, stop))
-            out.append((i, _task_kt_run, args, f"keccakx-cvs-{key}-{i:010d}"))
-    else:
-        bs = spec.block_size
-        for i, a in enumerate(range(0, size, part_size)):
-            args = (url, so, spec.name, bs, size, a, min(a + part_size, size))
-            out.append((i, _task_ph_run, args, f"keccakx-cvs-{key}-{i:010d}"))
-    return out
-
-
-def _submit(client, jobs: list, parts: dict, storage_options: dict, token: str) -> list:
-    """Submit every job's tasks, one ``client.map`` per task function (one
-    message to the scheduler, not one per task: thousands of parts per
-    object submitted one by one kept the workers waiting on the client).
-    Returns the futures in submission order."""
-    by_func = {}
-    for job in jobs:
-        for slot, func, args, key in _tasks(job, parts[job.index], storage_options, token):
-            by_func.setdefault(func, []).append((job, slot, args, key))
-    futures = []
-    for func, items in by_func.items():
-        columns = list(zip(*(args for _, _, args, _ in items)))
-        futs = client.map(func, *columns, key=[k for _, _, _, k in items], pure=False)
-        for (job, slot, _, _), fut in zip(items, futs):
-            if slot == "whole":
-                job.whole = fut
-            elif slot == "ends":
-                job.ends = fut
-            else:
-                if len(job.runs) <= slot:
-                    job.runs.extend([None] * (slot + 1 - len(job.runs)))
-                job.runs[slot] = fut
-        futures.extend(futs)
-    return futures
-
-
-class _Fetcher:
-    """Results fetched in the background as tasks finish (no round trip per
-    result on the critical path), handed out in the order asked for. A
-    result that arrives before its turn waits here until the final node
-    takes it."""
-
-    def __init__(self, client, futures: list):
-        from distributed import as_completed
-
-        self.ac = as_completed(futures, loop=client.loop, with_results=True, raise_errors=False)
-        self.ready = {}
-        self.tick = None  # called before each wait
-
-    def result(self, fut):
-        if self.tick is not None:
-            self.tick()
-        while fut.key not in self.ready:
-            f, r = next(self.ac)
-            self.ready[f.key] = (f, r)
-        f, r = self.ready.pop(fut.key)
-        if f.status != "finished":
-            return f.result()  # raises the task's error
-        return r
-
-
-def _finish(client, job: _Job, fetch: _Fetcher) -> bytes:
-    """Take a job's results in order and finish its digest: chaining values
-    are absorbed as they come, never all held."""
+def _take(client, job: _Job, slot, value, so: dict) -> None:
+    """Feed one task's result to its job's final node; finish the job after
+    its last task, checking that the object is still the one listed."""
     spec = job.spec
-    if job.whole is not None:
-        try:
-            return fetch.result(job.whole)
-        finally:
-            job.whole = None
-    try:
-        if spec.kind == "kt":
-            head, tail = fetch.result(job.ends)
-            job.ends = None
-            node = hazmat.KtFinalNode(job.size, custom=spec.custom, algorithm=spec.name)
-            node.absorb_head(head)
-        else:
-            node = hazmat.ParallelHashFinalNode(
+    if slot.kind == "ends":
+        head, job.tail = value
+        job.node = hazmat.KtFinalNode(job.size, custom=spec.custom, algorithm=spec.name)
+        job.node.absorb_head(head)
+    else:
+        if job.node is None:
+            job.node = hazmat.ParallelHashFinalNode(
                 job.size, block_size=spec.block_size, custom=spec.custom, algorithm=spec.name
             )
-        for i, fut in enumerate(job.runs):
-            node.update(fetch.result(fut))
-            job.runs[i] = None  # lets the scheduler forget the result
+        job.node.update(value)
+    if slot.last:
+        # The tasks each checked their object when they opened it; this
+        # catches a change (growth, rewrite) after the first task started.
+        _tasks.check_stamp(job.url, _target(job.url, so).stamp, job.target.stamp)
+        node, job.node = job.node, None
         if spec.kind == "kt":
-            return node.finalize(tail, spec.out_len)
-        return node.finalize(spec.out_len)
-    except BaseException:
-        left = [f for f in job.runs if f is not None]
-        if left:
-            client.cancel(left)
-        raise
-
-
-# ---------------------------------------------------------------- progress
+            job.digest = node.finalize(job.tail, spec.out_len)
+        else:
+            job.digest = node.finalize(spec.out_len)
 
 
 def _progress_wanted(progress) -> bool:
@@ -527,91 +411,98 @@ def _progress_wanted(progress) -> bool:
             return True
     except ImportError:  # pragma: no cover
         pass
-    return sys.stderr.isatty()
-
-
-def _start_progress(futures: list):
-    """Dask's progress bar over ``futures``: a widget in a notebook; on a
-    terminal the text bar, drawn on standard error (standard output
-    carries results) from a thread while the client absorbs results."""
-    from distributed.utils import is_kernel
-
-    if is_kernel():
-        from distributed import progress
-
-        bar = progress(futures, notebook=True, multi=False)
-        try:
-            from IPython.display import display
-
-            display(bar)
-        except ImportError:  # pragma: no cover
-            pass
-        return None, bar
-    from distributed.diagnostics.progressbar import TextProgressBar
-
-    class _ErrBar(TextProgressBar):
-        def _draw_bar(self, remaining, all, **kwargs):
-            frac = (1 - remaining / all) if all else 1.0
-            msg = "\r[{0:<{1}}] | {2}% Completed | {3:.1f} s".format(
-                "#" * int(self.width * frac), self.width, int(100 * frac), self.elapsed
-            )
-            try:
-                sys.stderr.write(msg)
-                sys.stderr.flush()
-            except ValueError:  # stderr closed
-                pass
-
-        def _draw_stop(self, **kwargs):
-            try:
-                sys.stderr.write("\33[2K\r")
-                sys.stderr.flush()
-            except ValueError:
-                pass
-
-    # Keys only: the bar holds no futures, so fetched results can be released.
-    bar = _ErrBar([f.key for f in futures], scheduler=futures[0].client.scheduler.address, start=False)
-    t = threading.Thread(target=lambda: bar._loop_runner.run_sync(bar.listen), daemon=True)
-    t.start()
-    return t, bar
-
-
-def _bar_ready(bar) -> bool:
-    """Whether the bar's scheduler side has found all its keys: until then
-    the futures must stay alive (a key forgotten before that would keep the
-    scheduler's progress plugin waiting for it forever)."""
-    return bar is None or getattr(bar, "_last_response", None) is not None
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 # ---------------------------------------------------------------- entry points
 
 
-def _expand(urls_or_glob, storage_options: dict) -> list:
-    """A list of URLs: a glob string is expanded (sorted), a single URL or
-    a list of URLs is taken as given."""
-    if isinstance(urls_or_glob, (str, os.PathLike)):
-        s = os.fspath(urls_or_glob)
-        if not any(c in s for c in "*?["):
-            return [s]
-        fs, _ = _fs(s, storage_options)
-        proto = _protocol(s)
-        if proto == "file" and "://" not in s:
-            import glob
+def _as_url(u, what: str) -> str:
+    """A path or URL given as str, bytes or os.PathLike, as a str."""
+    if isinstance(u, (str, bytes, os.PathLike)):
+        u = os.fspath(u)
+        return os.fsdecode(u) if isinstance(u, bytes) else u
+    raise TypeError(f"{what} must be a str, bytes or os.PathLike path or URL, not {type(u).__name__!r}")
 
-            found = sorted(p for p in glob.glob(s) if not os.path.isdir(p))
-        else:
-            found = sorted(fs.unstrip_protocol(p) for p in fs.glob(s) if not fs.isdir(p))
-        if not found:
+
+def _exists(s: str, storage_options: dict) -> bool:
+    """Whether ``s`` names an object as it is (no glob expansion)."""
+    try:
+        if _protocol(s) == "file" and "://" not in s:
+            return os.path.lexists(s)
+        fs, path = _fs(s, storage_options)
+        return fs.exists(path)
+    except Exception:
+        return False
+
+
+def _glob(s: str, storage_options: dict) -> list:
+    """The objects (not directories) a pattern matches, sorted."""
+    if _protocol(s) == "file" and "://" not in s:
+        import glob
+
+        return sorted(p for p in glob.glob(s) if not os.path.isdir(p))
+    fs, _ = _fs(s, storage_options)
+    return sorted(fs.unstrip_protocol(p) for p in fs.glob(s) if not fs.isdir(p))
+
+
+def _expand_one(s: str, storage_options: dict) -> Optional[list]:
+    """The one rule for names in every entry point: a name that exists is
+    that object, even if it holds ``*?[``; only a name that names nothing
+    is a pattern. None when it is neither."""
+    if not any(c in s for c in "*?[") or _exists(s, storage_options):
+        return [s]
+    try:
+        found = _glob(s, storage_options)
+    except Exception:
+        return None
+    return found or None
+
+
+def _expand(urls_or_glob, storage_options: dict) -> list:
+    """A list of URLs: one string that names no object and holds ``*?[`` is
+    expanded as a glob (sorted); anything else is taken as given."""
+    if isinstance(urls_or_glob, (str, bytes, os.PathLike)):
+        s = _as_url(urls_or_glob, "urls_or_glob")
+        found = _expand_one(s, storage_options)
+        if found is None:
+            if not any(c in s for c in "*?["):
+                return [s]
             raise FileNotFoundError(errno.ENOENT, "no object matches this pattern", s)
         return found
-    return [os.fspath(u) for u in urls_or_glob]
+    try:
+        items = list(urls_or_glob)
+    except TypeError:
+        raise TypeError(
+            f"urls_or_glob must be a path or URL, or an iterable of them, not {type(urls_or_glob).__name__!r}"
+        ) from None
+    return [_as_url(u, "urls_or_glob items") for u in items]
 
 
-def _named(job: _Job) -> BaseException:
-    """The job's error, naming the object as the caller gave it."""
-    err = job.error
-    if isinstance(err, OSError) and err.filename == job.target != job.url:
-        return _object_error(job.url, err)
-    return err
+def _check_client(client) -> None:
+    if client is None or isinstance(client, str):
+        return
+    from distributed import Client
+
+    if not isinstance(client, Client):
+        raise TypeError(
+            "client must be a dask.distributed.Client, a scheduler address (str) or None, "
+            f"not {type(client).__name__!r}"
+        )
+
+
+def _window(client) -> int:
+    """Tasks submitted ahead of the final nodes: eight per worker thread,
+    and at least 64 (small parts are latency-bound: each costs a round
+    trip through the scheduler)."""
+    try:
+        threads = sum(client.nthreads().values())
+    except Exception:
+        threads = 0
+    return max(64, _WINDOW_PER_THREAD * threads)
 
 
 def _run(
@@ -625,67 +516,83 @@ def _run(
     """Hash ``items``, a list of (url, _Spec): the engine behind
     :func:`hash_files` and the cluster command (whose ``--check`` mixes
     algorithms)."""
+    _check_client(client)
     so = dict(storage_options or {})
-    # Local paths are opened by the workers: absolute, as the workers' cwd
-    # is not ours (on other machines they must see the same file system).
-    jobs = [
-        _Job(i, url, spec, os.path.abspath(url) if "://" not in url else url)
-        for i, (url, spec) in enumerate(items)
-    ]
+    jobs = [_Job(i, url, spec) for i, (url, spec) in enumerate(items)]
     # A bad part size is the caller's error for every object: raised now.
-    parts = {job.index: _check_part_size(part_size, job.spec, job.url) for job in jobs}
-    # Sizes first, on the client (one object's listing is one request;
-    # many are stat'ed side by side).
+    for job in jobs:
+        job.part_size = _check_part_size(part_size, job.spec, job.url)
+
+    # Sizes and stamps first, on the client (many side by side).
     def stat(job):
         try:
-            job.size = _stat(job.target, so)
-        except BaseException as e:
+            job.target = _target(job.url, so)
+        except Exception as e:
             job.error = e
 
     with ThreadPoolExecutor(max_workers=min(16, max(1, len(jobs)))) as pool:
         list(pool.map(stat, jobs))
     live = [j for j in jobs if j.error is None]
-    in_process = any(_protocol(j.url) == "memory" for j in live)
-    results = []
-    if not live:
-        return [FileResult(j.url, error=_named(j)) for j in jobs]
-    with _client_for(client, in_process) as c:
-        if in_process and not _workers_in_this_process(c):
-            for j in live:
-                if _protocol(j.url) == "memory":
-                    j.error = ValueError(
-                        f"{j.url}: memory:// objects exist only in this process, and this "
-                        "cluster's workers are other processes (use LocalCluster(processes=False))"
-                    )
-            live = [j for j in live if j.error is None]
-        token = uuid.uuid4().hex[:12]
-        futures = _submit(c, live, parts, so, token)
-        thread, bar = _start_progress(futures) if _progress_wanted(progress) and futures else (None, None)
-        fetch = _Fetcher(c, futures) if futures else None
-        # Held only while a progress bar sets up; then each result is
-        # released once the final node has it.
-        hold = futures if bar is not None else None
-        del futures
+    if live:
+        in_process = any(_protocol(j.url) == "memory" for j in live)
+        with _client_for(client, in_process) as c:
+            if in_process and not _workers_in_this_process(c):
+                for j in live:
+                    if _protocol(j.url) == "memory":
+                        j.error = ValueError(
+                            f"{j.url}: memory:// objects exist only in this process, and this "
+                            "cluster's workers are other processes (use LocalCluster(processes=False))"
+                        )
+                live = [j for j in live if j.error is None]
+            _hash(c, live, so, progress)
+    out = []
+    for j in jobs:
+        if j.error is None:
+            out.append(FileResult(j.url, digest=j.digest, size=j.size))
+        else:
+            err = j.error
+            if isinstance(err, OSError) and err.filename not in (None, j.url):
+                err = _object_error(j.url, err)
+            out.append(FileResult(j.url, error=err, size=j.size))
+    return out
 
-        def tick():
-            nonlocal hold
-            if hold is not None and _bar_ready(bar):
-                hold = None
 
-        if fetch is not None:
-            fetch.tick = tick
-        for job in jobs:
-            if job.error is None:
-                try:
-                    results.append(FileResult(job.url, digest=_finish(c, job, fetch), size=job.size))
-                    continue
-                except Exception as e:
-                    job.error = e
-            results.append(FileResult(job.url, error=_named(job), size=job.size))
-        if thread is not None:
-            thread.join(timeout=10)
-        del hold
-    return results
+def _hash(c, live: list, so: dict, progress) -> None:
+    """Run ``live`` jobs' tasks on client ``c`` through a bounded window and
+    feed their final nodes in order."""
+    window = _window(c)
+    small = sum(j.size for j in live if j.spec.kind not in ("kt", "ph") or j.size <= j.part_size)
+    # Small objects many to a task, yet at least a few tasks per thread.
+    group_bytes = max(1 << 20, min(DEFAULT_PART_SIZE, small // max(1, window)))
+    token = uuid.uuid4().hex[:12]
+    stream = _window_mod.Stream(c, _window_mod.slots(live, token, group_bytes), window)
+    bar = _window_mod.Bar(sum(j.size for j in live)) if _progress_wanted(progress) else None
+    try:
+        for slot, value, err in stream:
+            if bar is not None:
+                bar.add(slot.nbytes)
+            if slot.kind == "group":
+                for k, job in enumerate(slot.jobs):
+                    if err is not None:
+                        job.error = err
+                    else:
+                        job.digest, job.error = value[k]
+                continue
+            job = slot.jobs[0]
+            if job.error is not None:
+                continue
+            try:
+                if err is not None:
+                    raise err
+                _take(c, job, slot, value, so)
+            except Exception as e:
+                job.error, job.node, job.tail = e, None, None
+    except BaseException:
+        stream.cancel()
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def hash_files(
@@ -702,10 +609,12 @@ def hash_files(
     """Hash many objects on a Dask cluster; a list of :class:`FileResult`
     in input order.
 
-    ``urls_or_glob``: a list of URLs or paths, or one string (a glob such
-    as ``"s3://bucket/data/*.parquet"`` is expanded, sorted). One task per
-    object; KT/ParallelHash objects larger than ``part_size`` are split
-    into range tasks as in :func:`digest`. An object that cannot be read
+    ``urls_or_glob``: an iterable of URLs or paths (str, bytes or
+    os.PathLike), or one of them (a string that names no object and holds
+    ``*?[``, such as ``"s3://bucket/data/*.parquet"``, is expanded as a
+    glob, sorted). Small objects are hashed many to a task;
+    KT/ParallelHash objects larger than ``part_size`` are split into range
+    tasks as in :func:`digest`. An object that cannot be read
     gets its ``error`` (an ``OSError`` naming it, e.g.
     ``FileNotFoundError``) and the others complete. ``algorithm``,
     ``digest_size`` (output bytes) and ``**params`` (``custom``, ``key``,
@@ -748,7 +657,8 @@ def digest(
     the object or the scheduler.
     """
     spec = _spec(algorithm, digest_size, params)
-    url = os.fspath(url)
+    url = _as_url(url, "url")
+    _check_client(client)
     _check_part_size(part_size, spec, url)
     [r] = _run(
         [(url, spec)],

@@ -1,0 +1,136 @@
+"""`keccakx-cluster sum` and `keccakx sum` on the edge cases a hostile user
+tries: both commands run with the same arguments, standard input and
+descriptors, and their standard output, standard error (but for the
+program's name) and exit status compared byte for byte. Plus the command's
+own failures (a bad scheduler, Ctrl-C): a one-line message, no traceback,
+no hang."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from conftest import CHUNK
+
+
+@pytest.fixture(scope="module")
+def edge_dir(tmp_path_factory, rng):
+    d = tmp_path_factory.mktemp("edges")
+    (d / "f.bin").write_bytes(rng.randbytes(3 * CHUNK + 5))
+    (d / "b1.bin").write_bytes(b"the glob's match")
+    (d / "b[1].bin").write_bytes(b"the literal name")
+    (d / "only[2].bin").write_bytes(b"no glob matches this name")
+    return d
+
+
+def both(keccakx_bin, cluster_cli, cwd, args, scheduler, stdin=None, fds=None):
+    """Run `keccakx sum ARGS` and `keccakx-cluster sum ARGS` alike and
+    return (status, stdout, stderr) of each. ``fds``: shell redirections
+    (e.g. ">/dev/full", ">&-", "<&-") applied to both."""
+    outs = []
+    for cmd in ([keccakx_bin, "sum"], [cluster_cli, "sum", "--no-progress", "--scheduler", scheduler]):
+        argv = [*cmd, *args]
+        if fds:
+            # The shell applies the redirection; our end of the pipe gets
+            # standard error (and standard output where not redirected).
+            script = 'exec "$@" ' + fds
+            argv = ["sh", "-c", script, "sh", *argv]
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, input=stdin, timeout=120)
+        outs.append((p.returncode, p.stdout, p.stderr))
+    (kr, ko, ke), (cr, co, ce) = outs
+    assert b"Traceback" not in ce, ce.decode(errors="replace")
+    assert co == ko, (args, co, ko, ce)
+    assert ce.replace(b"keccakx-cluster: ", b"keccakx: ") == ke, (args, ce, ke)
+    assert cr == kr, (args, cr, kr, ce)
+    return outs[0]
+
+
+def test_trailing_slash_and_empty_name(edge_dir, cluster, keccakx_bin, cluster_cli):
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["f.bin/", "", "f.bin"], cluster.address)
+    assert r[0] == 1 and b"f.bin/: Not a directory" in r[2] and b"'': No such file or directory" in r[2]
+
+
+def test_literal_name_before_glob(edge_dir, cluster, keccakx_bin, cluster_cli):
+    """A name that exists is that file, even when it holds [ ]."""
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["b[1].bin", "only[2].bin", "-a", "kt128"], cluster.address)
+    assert r[0] == 0 and r[1].count(b"\n") == 2
+
+
+def test_nul_in_a_check_name_is_a_bad_line(edge_dir, cluster, keccakx_bin, cluster_cli):
+    good = subprocess.run([keccakx_bin, "sum", "f.bin"], cwd=edge_dir, capture_output=True, check=True).stdout
+    (edge_dir / "NUL.sums").write_bytes(good + b"0" * 64 + b"  f.b\0in\n")
+    for opts in ([], ["-w"], ["--strict"]):
+        both(keccakx_bin, cluster_cli, edge_dir, ["-c", *opts, "NUL.sums"], cluster.address)
+    (edge_dir / "NUL-only.sums").write_bytes(b"0" * 64 + b"  a\0b\n")
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "NUL-only.sums"], cluster.address)
+    assert r[0] == 1 and b"no properly formatted checksum lines" in r[2]
+
+
+def test_parallelhash_block_size_above_32_bits(edge_dir, cluster, keccakx_bin, cluster_cli):
+    both(keccakx_bin, cluster_cli, edge_dir, ["-a", "parallelhash128", "--block-size", "4294967296", "f.bin"],
+         cluster.address)
+
+
+@pytest.mark.parametrize(
+    "fds,words",
+    [(">/dev/full", b"write error: No space left on device"), (">&-", b"write error: Bad file descriptor")],
+    ids=["dev-full", "stdout-closed"],
+)
+def test_output_errors(edge_dir, cluster, keccakx_bin, cluster_cli, fds, words):
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["f.bin"], cluster.address, fds=fds)
+    assert r[0] == 1 and words in r[2]
+
+
+def test_check_list_on_closed_stdin(edge_dir, cluster, keccakx_bin, cluster_cli):
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["-c"], cluster.address, fds="<&-")
+    assert r[0] == 1 and b"Bad file descriptor" in r[2]
+
+
+@pytest.mark.parametrize("algo", [[], ["-a", "kt128", "--tag"], ["-a", "tuplehash128", "-l", "40"]],
+                         ids=["sha3", "kt128", "tuplehash"])
+def test_standard_input(edge_dir, cluster, keccakx_bin, cluster_cli, rng, algo):
+    data = rng.randbytes(2 * CHUNK + rng.randrange(CHUNK))
+    r = both(keccakx_bin, cluster_cli, edge_dir, algo, cluster.address, stdin=data)
+    assert r[0] == 0 and r[1].count(b"\n") == 1
+    both(keccakx_bin, cluster_cli, edge_dir, [*algo, "f.bin", "-"], cluster.address, stdin=data)
+
+
+def test_bad_scheduler_is_one_line_and_quick(edge_dir, cluster_cli):
+    """No traceback and no hang in the client's cleanup."""
+    cases = [
+        (["--scheduler", "notaurl"], None, 1, b"cannot reach the Dask scheduler at notaurl"),
+        ([], {"DASK_SCHEDULER_ADDRESS": "bogus"}, 1, b"cannot reach the Dask scheduler at bogus"),
+        (["--connect-timeout", "-1"], None, 2, b"positive number of seconds"),
+    ]
+    for args, env, status, words in cases:
+        t = time.monotonic()
+        p = subprocess.run([cluster_cli, "sum", "--no-progress", *args, "f.bin"], cwd=edge_dir, capture_output=True,
+                           timeout=60, env=dict(os.environ, **(env or {})))
+        took = time.monotonic() - t
+        assert p.returncode == status, (args, p.stderr)
+        assert b"Traceback" not in p.stderr and words in p.stderr, (args, p.stderr)
+        if status == 1:
+            assert len(p.stderr.splitlines()) == 1, p.stderr
+        assert took < 15, (args, took)
+
+
+def test_ctrl_c_is_130_without_tracebacks(tmp_path, rng, cluster_cli):
+    """SIGINT to the whole process group (what a terminal's Ctrl-C does),
+    the command and its LocalCluster's workers alike."""
+    f = tmp_path / "big.bin"
+    f.write_bytes(rng.randbytes(32 << 20))
+    p = subprocess.Popen([cluster_cli, "sum", "--no-progress", "-a", "kt128", "--part-size", "8K", f, f, f, f],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(6)  # the LocalCluster is up and hashing
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, err.decode(errors="replace")
+    assert b"Traceback" not in err, err.decode(errors="replace")
