@@ -21,7 +21,8 @@ def main():
         files = [str(p) for p in core.verilog_files()]
         params = [f"-G{k}={v}" for k, v in sorted(core.params.items())]
         for top in (core.top, core.bare):
-            cmd = ["verilator", "--lint-only", "-Wall", f"-I{cores.RTL}", "--top-module", top,
+            incs = [f"-I{d}" for d in core.include_dirs()]
+            cmd = ["verilator", "--lint-only", "-Wall", *incs, "--top-module", top,
                    *params, *files]
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:

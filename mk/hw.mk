@@ -1,7 +1,7 @@
 # Hardware cores (hw/): simulation tests (part of `make test`) and the
 # synthesis / place-and-route flow (`make hw`, not part of `make test`).
 
-.PHONY: test-hw test-hw-long hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint
+.PHONY: test-hw test-hw-long hw hw-asic deps-hw-sim deps-hw-synth deps-hw-plot hw-lint hw-gen
 
 # Icarus Verilog (Debian) and cocotb 2.x + pytest (PyPI), installed if missing.
 deps-hw-sim:
@@ -17,11 +17,17 @@ hw-lint:
 	@command -v verilator >/dev/null 2>&1 || apt-get install -y -qq verilator >/dev/null 2>&1 || true
 	$(PYTHON) hw/lint.py
 
-# The Keccak cores' bench (sha3_bench.py), the study cores' generic bench
-# (stream_bench.py), and the study models against their KATs.
-test-hw: deps-hw-sim hw-lint
-	$(PYTHON) hw/rtl/gen_study_consts.py --check
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py test_simd_core.py
+# The generated files of hw/rtl/gen against their generators (hw/generate.py
+# --check: the tops from hw/cores.py, the Keccak round, the study constants),
+# the Keccak cores' bench (sha3_bench.py), the study cores' generic bench
+# (stream_bench.py), the core-specific benches, and the study models against
+# their KATs.
+test-hw: deps-hw-sim hw-gen-check hw-lint
+	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_models.py test_study_conclusion.py test_cores.py test_stream_cores.py test_hamsi_core.py test_simd_core.py test_aes_cores.py
+
+.PHONY: hw-gen-check
+hw-gen-check:
+	$(PYTHON) hw/generate.py --check
 
 TEST_TARGETS += test-hw
 
@@ -49,6 +55,10 @@ deps-hw-plot:
 	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || $(PYTHON) -m pip install -q matplotlib 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --break-system-packages matplotlib
 
+# Writes hw/rtl/gen (the tops from hw/cores.py and the generated RTL).
+hw-gen:
+	$(PYTHON) hw/generate.py
+
 # Every core of hw/cores.py: the Keccak cores through the FPGA and ASIC flows,
 # the study cores through the ASIC flow; then both documents (and the plot).
 hw: deps-hw-synth deps-hw-plot
@@ -61,11 +71,3 @@ hw-asic: deps-hw-synth deps-hw-plot
 	$(PYTHON) hw/synth/run_synth.py --asic-only
 	$(PYTHON) hw/synth/make_doc.py
 	$(PYTHON) hw/synth/make_study.py
-
-# --- issue 27b: the AES-based cores' own cocotb test (hw/tb/aes_cores_bench.py:
-# the messages where their length fields stop fitting); part of test-hw.
-.PHONY: test-hw-aes
-test-hw-aes: deps-hw-sim
-	cd hw/tb && $(PYTHON) -m pytest -q -p no:cacheprovider test_aes_cores.py
-test-hw: test-hw-aes
-# --- end issue 27b ---

@@ -558,7 +558,7 @@ def main():
       "to fifteen minutes per top module (Grøstl's the longest; `yosys_s` in each results "
       "file); `run_synth.py --keep-bare` redoes only the wrapped tops after a wrapper change.\n")
     w("- `make hw-asic`: the ASIC flow alone, keeping the FPGA results of unchanged RTL.\n")
-    w("- `hw/rtl/gen_round.py` writes the straight-line round and folded-datapath files.\n")
+    w("- `hw/codegen/gen_round.py` writes the straight-line round and folded-datapath files.\n")
     digests = sorted({r.get("rtl_digest", "?") for r in res.values()})
     flows = sorted({r.get("flow_digest", "?") for r in res.values()})
     w(f"\nResults for RTL digest {', '.join(digests)} and flow digest {', '.join(flows)} "

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,7 +33,6 @@ sys.path.insert(0, str(HERE))
 import asic  # noqa: E402
 import cores as registry  # noqa: E402
 
-RTL = HERE.parent / "rtl"
 WORK = HERE / "work"
 RESULTS = HERE / "results"
 LIB = asic.LIB
@@ -40,16 +40,28 @@ DEVICE = ("--85k", "--package", "CABGA381")
 DEVICE_NAME = "LFE5U-85F-6BG381 (nextpnr-ecp5 --85k --package CABGA381, speed grade 6)"
 
 
-def rel(path):
-    """Yosys runs in hw/rtl and gets relative paths only, so cell names and
-    results do not depend on where the checkout lives."""
-    return os.path.relpath(path, RTL)
+def stage(core):
+    """Copies the core's RTL files into one folder, WORK/<core>/rtl, where
+    Yosys runs and reads them by file name: cell names (which carry the file
+    name) and so the results do not depend on where the checkout lives or on
+    hw/rtl's folders."""
+    src = WORK / core.name / "rtl"
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    for p in core.paths():
+        shutil.copyfile(p, src / p.name)
+    return src
 
 
-def yosys(script, log):
+def relto(src):
+    """Paths as Yosys gets them: relative to the staged folder `src`."""
+    return lambda path: os.path.relpath(path, src)
+
+
+def yosys(script, log, src):
     t = time.time()
-    cmd = ["yosys", "-q", "-l", rel(log), "-p", script]
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=RTL)
+    cmd = ["yosys", "-q", "-l", relto(src)(log), "-p", script]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=src)
     if r.returncode != 0:
         sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
         raise SystemExit(f"yosys failed, see {log}")
@@ -64,7 +76,7 @@ def read_rtl(core):
 
 def digest(paths, extra=""):
     h = hashlib.sha256(extra.encode())
-    for p in paths:
+    for p in sorted(paths, key=lambda p: p.name):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
@@ -72,12 +84,12 @@ def digest(paths, extra=""):
 def rtl_digest(core):
     """SHA-256 over the core's RTL files and parameters (names and bytes): what
     the results were computed from, independent of git history."""
-    return digest(sorted(core.paths()), json.dumps(core.params, sort_keys=True))
+    return digest(core.paths(), json.dumps(core.params, sort_keys=True))
 
 
 def bare_digest(core):
     """The same over the files the bare core can depend on (not the wrapper)."""
-    return digest(sorted(core.bare_paths()), json.dumps(core.params, sort_keys=True))
+    return digest(core.bare_paths(), json.dumps(core.params, sort_keys=True))
 
 
 def flow_digest():
@@ -100,10 +112,11 @@ def stat_cells(path):
     return design.get("num_cells_by_type", {}), design
 
 
-def xilinx(core, top, wd):
+def xilinx(core, top, wd, src):
+    rel = relto(src)
     out = wd / f"{top}_xilinx_stat.json"
     secs = yosys(read_rtl(core) + f"synth_xilinx -top {top} -flatten; "
-                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_xilinx.log")
+                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_xilinx.log", src)
     cells, _ = stat_cells(out)
     logic = sum(n for c, n in cells.items() if re.fullmatch(r"LUT[1-6]", c))
     mem = {c: n for c, n in cells.items() if c.startswith(("RAM", "SRL"))}
@@ -121,13 +134,14 @@ def xilinx(core, top, wd):
             "cells": cells, "yosys_s": round(secs, 1)}
 
 
-def ecp5_synth(core, top, wd):
+def ecp5_synth(core, top, wd, src):
+    rel = relto(src)
     out = wd / f"{top}_ecp5_stat.json"
     # -nowidelut: plain LUT4 mapping. With PFU-mux wide LUTs, ABC's mapping of
     # the XOR-heavy round is unstable (the basic core came out at 7k or 23k
     # LUT4 depending on small wrapper changes).
     secs = yosys(read_rtl(core) + f"synth_ecp5 -nowidelut -top {top} -json {rel(wd / (top + '_ecp5.json'))}; "
-                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_ecp5.log")
+                 f"tee -q -o {rel(out)} stat -json", wd / f"{top}_ecp5.log", src)
     cells, _ = stat_cells(out)
     return {"synth": {"lut4": cells.get("LUT4", 0), "dpr16x4": cells.get("TRELLIS_DPR16X4", 0),
                       "ff": sum(n for c, n in cells.items() if c.startswith("TRELLIS_FF")),
@@ -179,7 +193,7 @@ def save(res):
     (RESULTS / f"{res['core']}.json").write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
 
 
-def fpga_part(core, wd, versions, old, keep):
+def fpga_part(core, wd, src, versions, old, keep):
     """The FPGA sections of a result: redone, or kept from `old` when asked and
     `old` is from the same RTL and Yosys."""
     if keep:
@@ -189,7 +203,7 @@ def fpga_part(core, wd, versions, old, keep):
                              "run without --asic-only")
         versions.update({k: v for k, v in old["tools"].items() if k not in versions})
         return old["xilinx"], old["bare_core"]["xilinx"], old.get("ecp5")
-    return xilinx(core, core.top, wd), xilinx(core, core.bare, wd), None
+    return xilinx(core, core.top, wd, src), xilinx(core, core.bare, wd, src), None
 
 
 def main():
@@ -222,6 +236,7 @@ def main():
     for core in todo:
         wd = WORK / core.name
         wd.mkdir(parents=True, exist_ok=True)
+        src = stage(core)
         print(f"[{core.name}] synthesis", flush=True)
         versions = tool_versions(core.fpga and not args.asic_only)
         old_path = RESULTS / f"{core.name}.json"
@@ -231,24 +246,24 @@ def main():
                "clock_ns": core.clock_ns,
                "liberty": "OSU 0.18um osu018_stdcells.lib (Debian qflow-tech-osu018)"}
         if core.fpga:
-            x, bx, ecp = fpga_part(core, wd, versions, old, args.asic_only)
+            x, bx, ecp = fpga_part(core, wd, src, versions, old, args.asic_only)
             res["xilinx"] = x
             res["bare_core"] = {"module": core.bare, "xilinx": bx}
             if ecp is not None:
                 res["ecp5"] = ecp
         else:
             res["bare_core"] = {"module": core.bare}
-        res["asic"] = asic.asic(core, core.top, wd, RTL, rel)
+        res["asic"] = asic.asic(core, core.top, wd, src, relto(src))
         old_bare = (old or {}).get("bare_core", {})
         if (args.keep_bare and old_bare.get("rtl_digest") == bare_digest(core)
                 and old.get("flow_digest") == flow
                 and old.get("tools", {}).get("yosys") == versions["yosys"]):
             res["bare_core"]["asic"] = old_bare["asic"]
         else:
-            res["bare_core"]["asic"] = asic.asic(core, core.bare, wd, RTL, rel)
+            res["bare_core"]["asic"] = asic.asic(core, core.bare, wd, src, relto(src))
         res["bare_core"]["rtl_digest"] = bare_digest(core)
         if core.fpga and not args.no_pnr and not args.asic_only:
-            res["ecp5"] = ecp5_synth(core, core.top, wd)
+            res["ecp5"] = ecp5_synth(core, core.top, wd, src)
         results[core.name] = res
         save(res)
         t, bt = res["asic"]["timing"], res["bare_core"]["asic"]["timing"]

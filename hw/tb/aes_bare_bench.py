@@ -1,4 +1,4 @@
-"""Core-specific cocotb test of the AES-based bare cores (issue 27b): one
+"""Core-specific cocotb test of the AES-based bare cores: one
 final block with a message length the stream benches cannot reach (2^32
 bits and more, up to the interface's limit of 2^61 - 1 bytes), so the high
 words of SHAvite-3's counter, ECHO's 128-bit counter near 2^64 (its keys

@@ -1,4 +1,4 @@
-"""Core-specific cocotb test of the AES-based cores (issue 27b): the
+"""Core-specific cocotb test of the AES-based cores: the
 message lengths where their own length fields stop fitting in the final
 block, which the generic bench (stream_bench.py, edges for an 8-byte field)
 does not hit. ECHO's field is 18 bytes (digest size + 128-bit length), so a

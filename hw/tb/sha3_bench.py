@@ -1,17 +1,23 @@
-"""cocotb testbench for the SHA-3 stream cores (hw/rtl/sha3_<core>.v).
+"""cocotb testbench for the SHA-3 stream cores (hw/rtl/gen/sha3_<core>.v, the
+KECCAK entries of hw/cores.py: their expected timing is the entry's cycles,
+latency and msg_gap).
 
 Golden model: Python's hashlib (SHA3-224/256/384/512, SHAKE128/256).
-One coroutine drives both streams and watches the core's block handshakes
-each clock, so cycle counts are exact.
+The streams are driven by streamio.StreamDriver, which watches the core's
+block handshakes each clock, so cycle counts are exact.
 """
 
 import hashlib
 import os
-import random
+import sys
+from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import cores  # noqa: E402
+from streamio import StreamDriver, beats_of  # noqa: E402
 
 # mode -> (hashlib name, rate in bytes, digest bytes or None for SHAKE)
 MODES = {
@@ -23,16 +29,6 @@ MODES = {
     5: ("shake_256", 136, None),
 }
 
-# core -> (cycles per block, latency of one block, cycles between the last
-# block of one message and the first block of the next when back to back)
-CORE_TIMING = {
-    "basic": dict(period=24, latency=24, msg_gap=24),
-    "hs": dict(period=25, latency=25, msg_gap=25),
-    "fold4": dict(period=96, latency=97, msg_gap=96),
-    "fold4ff": dict(period=96, latency=96, msg_gap=97),
-    "pipe": dict(period=48, latency=48, msg_gap=None),
-}
-
 
 def golden(mode, msg, outlen):
     name, _rate, dlen = MODES[mode if mode in MODES else 1]  # 6, 7: reserved, act as SHA3-256
@@ -40,136 +36,29 @@ def golden(mode, msg, outlen):
     return h.digest(outlen) if dlen is None else h.digest()
 
 
-def beats_of(mode, msg, outlen, rng=None):
-    """Split a message into 64-bit beats (data, keep, last, mode, outlen)."""
-    beats = []
-    n = len(msg)
-    full = n // 8
-    for i in range(full):
-        chunk = msg[8 * i: 8 * i + 8]
-        beats.append([int.from_bytes(chunk, "little"), 0xFF, 0])
-    rest = n - 8 * full
-    if rest or n == 0:
-        chunk = msg[8 * full:]
-        beats.append([int.from_bytes(chunk, "little") if chunk else 0, (1 << rest) - 1, 1])
-    elif rng is not None and rng.random() < 0.3:
-        beats.append([rng.getrandbits(64), 0x00, 1])  # empty last beat, data ignored
-    else:
-        beats[-1][2] = 1
-    return [(d, k, l, mode, outlen) for d, k, l in beats]
+class Bench(StreamDriver):
+    """The Keccak top's streams: s_mode and s_outlen travel with each beat."""
 
+    extra_inputs = ("s_mode", "s_outlen")
 
-class Bench:
     def __init__(self, dut, seed, p_in=0.0, p_out=0.0):
-        self.dut = dut
         self.core = os.environ.get("SHA3_CORE", "basic")
-        self.timing = CORE_TIMING[self.core]
-        self.rng = random.Random(seed)
-        self.p_in = p_in
-        self.p_out = p_out
-        self.beats = []
-        self.expected = []  # (mode, msg, outlen, digest)
-        self.got = bytearray()
-        self.done = 0
-        self.cycle = 0
-        self.s_fire = False
-        self.m_fire = False
-        self.m_beat = None
-        self.takes = []  # (cycle, first, last)
-        self.out_rise = []  # cycles where core out_valid rises
-        self.prev_out_valid = 0
-        self.prev_busy = False
-        self.wrap = dut.u_wrap
-
-    async def start(self):
-        cocotb.start_soon(Clock(self.dut.clk, 10, unit="ns").start())
-        d = self.dut
-        d.s_valid.value = 0
-        d.s_data.value = 0
-        d.s_keep.value = 0
-        d.s_last.value = 0
-        d.s_mode.value = 0
-        d.s_outlen.value = 0
-        d.m_ready.value = 0
-        await self.reset(3)
-
-    async def reset(self, cycles):
-        d = self.dut
-        await FallingEdge(d.clk)  # leave the ReadOnly phase before driving
-        d.rst.value = 1
-        d.s_valid.value = 0
-        d.m_ready.value = 0
-        for _ in range(cycles):
-            await FallingEdge(d.clk)
-        d.rst.value = 0
-        self.beats.clear()
-        self.expected.clear()
-        self.got = bytearray()
-        self.s_fire = self.m_fire = False
-        self.prev_out_valid = 0
+        super().__init__(dut, seed, self.core, p_in, p_out)
+        c = cores.get(self.core)
+        # cycles per block, latency of one block, cycles between the last block
+        # of one message and the first block of the next when back to back
+        self.timing = dict(period=c.cycles, latency=c.latency, msg_gap=c.msg_gap)
 
     def add(self, mode, msg, outlen=0):
-        self.beats.extend(beats_of(mode, msg, outlen, self.rng))
-        self.expected.append((mode, msg, outlen, golden(mode, msg, outlen)))
+        beats = [(d, k, last, mode, outlen) for d, k, last in beats_of(msg, 8, self.rng)]
+        self.queue(beats, f"mode {mode} len {len(msg)} outlen {outlen}",
+                   golden(mode, msg, outlen))
 
-    async def step(self):
-        d = self.dut
-        await FallingEdge(d.clk)
-        self.cycle += 1
-        if self.s_fire:
-            self.beats.pop(0)
-        if self.m_fire:
-            data, keep, last = self.m_beat
-            assert keep in [(1 << i) - 1 for i in range(9)], f"bad m_keep {keep:#x}"
-            nbytes = bin(keep).count("1")
-            self.got += data.to_bytes(8, "little")[:nbytes]
-            if last:
-                assert self.expected, "digest with no message outstanding"
-                mode, msg, outlen, want = self.expected.pop(0)
-                assert bytes(self.got) == want, (
-                    f"{self.core} mode {mode} len {len(msg)} outlen {outlen}: "
-                    f"got {bytes(self.got).hex()} want {want.hex()}")
-                self.got = bytearray()
-                self.done += 1
-        # source: keep a beat valid until it is taken (AXI rule)
-        holding = int(d.s_valid.value) == 1 and not self.s_fire
-        if self.beats and (holding or self.rng.random() >= self.p_in):
-            data, keep, last, mode, outlen = self.beats[0]
-            d.s_data.value = data
-            d.s_keep.value = keep
-            d.s_last.value = last
-            d.s_mode.value = mode
-            d.s_outlen.value = outlen
-            d.s_valid.value = 1
-        else:
-            d.s_valid.value = 0
-        d.m_ready.value = 1 if self.rng.random() >= self.p_out else 0
-        await ReadOnly()
-        self.s_fire = bool(d.s_valid.value) and bool(d.s_ready.value)
-        self.m_fire = bool(d.m_valid.value) and bool(d.m_ready.value)
-        if self.m_fire:
-            self.m_beat = (d.m_data.value.to_unsigned(), d.m_keep.value.to_unsigned(),
-                           int(d.m_last.value))
-        w = self.wrap
-        if int(w.core_take.value):
-            self.takes.append((self.cycle, int(w.core_in_first.value), int(w.core_in_last.value)))
+    def out_valid(self):
         if self.core == "pipe":
             # two contexts; each one's held state shows every other cycle
-            ov = w.g_core.u_core.hold.value.to_unsigned()
-        else:
-            ov = int(w.core_out_valid.value)
-        if ov & ~self.prev_out_valid:
-            self.out_rise.append(self.cycle)
-        self.prev_out_valid = ov
-
-    async def run(self, max_cycles=200000):
-        start = self.cycle
-        while self.expected or self.beats:
-            await self.step()
-            assert self.cycle - start < max_cycles, "timeout"
-        for _ in range(3):
-            await self.step()
-        assert not self.got, "trailing output bytes"
+            return self.wrap.g_core.u_core.hold.value.to_unsigned()
+        return super().out_valid()
 
 
 def edge_lengths(rate, rng):

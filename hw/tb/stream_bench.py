@@ -5,153 +5,44 @@ variable HASH_CORE; its golden model is the entry's `model` (hw/tb/models),
 its expected timing the entry's `cycles`, `latency` and `msg_gap`. A new
 core needs no code here (hw/README.md).
 
-One coroutine drives the input stream (random gaps), pulls the output stream
-(random back-pressure), checks every digest against the model and watches
-the core's handshakes every clock (u_wrap.core_take, core_in_first,
-core_in_last, core_out_valid), so the cycle counts it asserts are exact.
+The streams are driven by streamio.StreamDriver (random gaps on the input,
+random back-pressure on the output), which checks every digest against the
+model and watches the core's handshakes every clock (u_wrap.core_take,
+core_in_first, core_in_last, core_in_nomsg, core_out_valid), so the cycle
+counts asserted here are exact.
 """
 
 import os
-import random
 import sys
 from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import cores  # noqa: E402
 import models  # noqa: E402
+from streamio import StreamDriver, beats_of  # noqa: E402
 
 CORE = cores.get(os.environ.get("HASH_CORE", "sha256"))
 MODEL = models.load(CORE.model)
 BLOCK = CORE.block_bits // 8
 
 
-def beats_of(msg, width, rng=None):
-    """A message as (data, keep, last) beats of `width` bytes; sometimes the
-    last beat is an empty one after full beats (s_keep = 0)."""
-    beats = []
-    full = len(msg) // width
-    for i in range(full):
-        beats.append([int.from_bytes(msg[width * i: width * i + width], "little"),
-                      (1 << width) - 1, 0])
-    rest = len(msg) - width * full
-    if rest or not msg:
-        chunk = msg[width * full:]
-        beats.append([int.from_bytes(chunk, "little") if chunk else 0, (1 << rest) - 1, 1])
-    elif rng is not None and rng.random() < 0.3:
-        beats.append([rng.getrandbits(8 * width), 0, 1])  # empty last beat, data ignored
-    else:
-        beats[-1][2] = 1
-    return beats
+class StreamBench(StreamDriver):
+    """A study top's streams; a take also records core_in_nomsg."""
 
-
-class StreamBench:
     def __init__(self, dut, seed, p_in=0.0, p_out=0.0):
-        self.dut = dut
-        self.width = len(dut.s_keep)
-        self.out_width = len(dut.m_keep)   # the output may be wider (hash_stream OUT_BEAT_BYTES)
-        self.rng = random.Random(seed)
-        self.p_in = p_in
-        self.p_out = p_out
-        self.beats = []
-        self.expected = []          # (msg, digest)
-        self.got = bytearray()
-        self.done = 0
-        self.cycle = 0
-        self.s_fire = self.m_fire = False
-        self.m_beat = None
-        self.takes = []             # (cycle, first, last)
-        self.out_rise = []          # cycles where core_out_valid rises
-        self.prev_out_valid = 0
-        self.wrap = dut.u_wrap
-
-    async def start(self):
-        cocotb.start_soon(Clock(self.dut.clk, 10, unit="ns").start())
-        d = self.dut
-        d.s_valid.value = 0
-        d.s_data.value = 0
-        d.s_keep.value = 0
-        d.s_last.value = 0
-        d.m_ready.value = 0
-        await self.reset(3)
-
-    async def reset(self, cycles):
-        d = self.dut
-        await FallingEdge(d.clk)
-        d.rst.value = 1
-        d.s_valid.value = 0
-        d.m_ready.value = 0
-        for _ in range(cycles):
-            await FallingEdge(d.clk)
-        d.rst.value = 0
-        self.beats.clear()
-        self.expected.clear()
-        self.got = bytearray()
-        self.s_fire = self.m_fire = False
-        self.prev_out_valid = 0
+        super().__init__(dut, seed, CORE.name, p_in, p_out)
 
     def add(self, msg, plain=False):
         """Queues a message; `plain`: no empty last beat after full beats."""
-        self.beats.extend(beats_of(msg, self.width, None if plain else self.rng))
-        self.expected.append((msg, MODEL(msg)))
+        self.queue(beats_of(msg, self.width, None if plain else self.rng),
+                   f"length {len(msg)}", MODEL(msg))
 
-    async def step(self):
-        d = self.dut
-        await FallingEdge(d.clk)
-        self.cycle += 1
-        if self.s_fire:
-            self.beats.pop(0)
-        if self.m_fire:
-            data, keep, last = self.m_beat
-            assert keep in [(1 << i) - 1 for i in range(self.out_width + 1)], f"bad m_keep {keep:#x}"
-            self.got += data.to_bytes(self.out_width, "little")[:bin(keep).count("1")]
-            if last:
-                assert self.expected, "digest with no message outstanding"
-                msg, want = self.expected.pop(0)
-                assert bytes(self.got) == want, (
-                    f"{CORE.name} length {len(msg)}: got {bytes(self.got).hex()} "
-                    f"want {want.hex()}")
-                self.got = bytearray()
-                self.done += 1
-        # source: a beat stays valid and unchanged until it is taken (AXI rule)
-        holding = int(d.s_valid.value) == 1 and not self.s_fire
-        if self.beats and (holding or self.rng.random() >= self.p_in):
-            data, keep, last = self.beats[0]
-            d.s_data.value = data
-            d.s_keep.value = keep
-            d.s_last.value = last
-            d.s_valid.value = 1
-        else:
-            d.s_valid.value = 0
-        d.m_ready.value = 1 if self.rng.random() >= self.p_out else 0
-        await ReadOnly()
-        self.s_fire = bool(d.s_valid.value) and bool(d.s_ready.value)
-        self.m_fire = bool(d.m_valid.value) and bool(d.m_ready.value)
-        if self.m_fire:
-            self.m_beat = (d.m_data.value.to_unsigned(), d.m_keep.value.to_unsigned(),
-                           int(d.m_last.value))
-        w = self.wrap
-        if int(w.core_take.value):
-            self.takes.append((self.cycle, int(w.core_in_first.value), int(w.core_in_last.value),
-                               int(w.core_in_nomsg.value)))
-        ov = int(w.core_out_valid.value)
-        if ov and not self.prev_out_valid:
-            self.out_rise.append(self.cycle)
-        self.prev_out_valid = ov
-
-    async def run(self, max_cycles=200000):
-        start = self.cycle
-        while self.expected or self.beats:
-            await self.step()
-            assert self.cycle - start < max_cycles, "timeout"
-        for _ in range(3):
-            await self.step()
-        assert not self.got, "trailing output bytes"
+    def take_record(self):
+        return super().take_record() + (int(self.wrap.core_in_nomsg.value),)
 
     def messages(self, takes):
         """Split (cycle, first, last, nomsg) takes into messages of (cycle,

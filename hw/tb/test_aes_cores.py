@@ -1,4 +1,4 @@
-"""pytest entry for the AES-based cores' own cocotb tests (issue 27b), built
+"""pytest entry for the AES-based cores' own cocotb tests, built
 with Icarus Verilog as in test_stream_cores.py: aes_cores_bench.py on the
 wrapped tops (length-field edges), aes_bare_bench.py on the bare cores
 (counters and lengths of messages up to 2^61 - 1 bytes)."""
@@ -21,7 +21,7 @@ def test_aes_core_edges(name):
     core = cores.get(name)
     runner = get_runner("icarus")
     build_dir = HERE / "sim_build" / f"{name}_edges"
-    runner.build(sources=core.verilog_files(), includes=[cores.RTL], hdl_toplevel=core.top,
+    runner.build(sources=core.verilog_files(), includes=core.include_dirs(), hdl_toplevel=core.top,
                  parameters=dict(core.params), build_dir=build_dir, build_args=["-g2005"],
                  timescale=("1ns", "1ps"), always=True)
     results = runner.test(test_module="aes_cores_bench", hdl_toplevel=core.top,
@@ -36,7 +36,7 @@ def test_aes_core_long_counters(name):
     core = cores.get(name)
     runner = get_runner("icarus")
     build_dir = HERE / "sim_build" / f"{name}_bare"
-    runner.build(sources=core.verilog_files(), includes=[cores.RTL], hdl_toplevel=core.bare,
+    runner.build(sources=core.verilog_files(), includes=core.include_dirs(), hdl_toplevel=core.bare,
                  parameters=dict(core.params), build_dir=build_dir, build_args=["-g2005"],
                  timescale=("1ns", "1ps"), always=True)
     results = runner.test(test_module="aes_bare_bench", hdl_toplevel=core.bare,

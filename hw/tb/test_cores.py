@@ -1,26 +1,28 @@
-"""pytest entry: builds each SHA-3 stream core with Icarus Verilog and runs
-the cocotb tests of sha3_bench.py on it."""
+"""pytest entry: builds each Keccak stream core of hw/cores.py (KECCAK) with
+Icarus Verilog and runs the cocotb tests of sha3_bench.py on it."""
 
-import os
+import sys
 from pathlib import Path
 
 import pytest
 from cocotb_tools.runner import get_results, get_runner
 
 HERE = Path(__file__).resolve().parent
-RTL = HERE.parent / "rtl"
-CORES = ["basic", "hs", "fold4", "pipe", "fold4ff"]
+sys.path.insert(0, str(HERE.parent))
+import cores  # noqa: E402
+
+BENCH_TESTS = 4  # the @cocotb.test functions of sha3_bench.py
 
 
-@pytest.mark.parametrize("core", CORES)
-def test_core(core):
-    sources = sorted(RTL.glob("*.v"))
+@pytest.mark.parametrize("name", [c.name for c in cores.KECCAK])
+def test_core(name):
+    core = cores.get(name)
     runner = get_runner("icarus")
-    build_dir = HERE / "sim_build" / core
+    build_dir = HERE / "sim_build" / name
     runner.build(
-        sources=sources,
-        includes=[RTL],
-        hdl_toplevel=f"sha3_{core}",
+        sources=core.verilog_files(),
+        includes=core.include_dirs(),
+        hdl_toplevel=core.top,
         build_dir=build_dir,
         build_args=["-g2005"],
         timescale=("1ns", "1ps"),
@@ -28,11 +30,11 @@ def test_core(core):
     )
     results = runner.test(
         test_module="sha3_bench",
-        hdl_toplevel=f"sha3_{core}",
+        hdl_toplevel=core.top,
         build_dir=build_dir,
         test_dir=HERE,
-        extra_env={"SHA3_CORE": core},
+        extra_env={"SHA3_CORE": name},
         results_xml=str(build_dir / "results.xml"),
     )
     tests, failed = get_results(results)
-    assert tests == 4 and failed == 0, f"{core}: {failed} of {tests} cocotb tests failed"
+    assert tests == BENCH_TESTS and failed == 0, f"{name}: {failed} of {tests} cocotb tests failed"

@@ -16,7 +16,7 @@ def test_hamsi_core_length_field():
     core = cores.get("hamsi256")
     runner = get_runner("icarus")
     build_dir = HERE / "sim_build" / "hamsi_core"
-    runner.build(sources=core.verilog_files(), includes=[cores.RTL], hdl_toplevel=core.bare,
+    runner.build(sources=core.verilog_files(), includes=core.include_dirs(), hdl_toplevel=core.bare,
                  build_dir=build_dir, build_args=["-g2005"], timescale=("1ns", "1ps"),
                  always=True)
     results = runner.test(test_module="hamsi_core_bench", hdl_toplevel=core.bare,

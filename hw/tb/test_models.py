@@ -17,11 +17,10 @@ ROOT = HERE.parent.parent
 VEC = ROOT / "tests" / "vectors"
 sys.path.insert(0, str(HERE))
 from models import blake, groestl, jh, sha2, skein  # noqa: E402
-from models import bmw, cubehash, hamsi  # noqa: E402  (issue 27a)
-# --- issue 27b: the AES-based candidates ---
+from models import bmw, cubehash, hamsi  # noqa: E402
+# the AES-based candidates
 from models import echo, fugue, shavite3  # noqa: E402
-# --- end issue 27b ---
-from models import luffa, shabal, simd  # noqa: E402  (issue 27c)
+from models import luffa, shabal, simd  # noqa: E402
 
 # (KAT file under tests/vectors, model, digest bytes compared)
 KATS = [
@@ -42,26 +41,23 @@ KATS = [
     ("finalists/skein512_256.txt", skein.skein512_256),
     ("finalists/skein512_512.txt", skein.skein512_512),
     ("asic2009/sha256_fips180.txt", sha2.sha256),
-    # --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ---
+    # BMW-256, CubeHash16/32-256, Hamsi-256 (round two)
     ("asic2009/bmw256_r2_shortmsg.txt", bmw.bmw256),
     ("asic2009/bmw256_r2_examples.txt", bmw.bmw256),
     ("asic2009/cubehash16_32_256_r2_shortmsg.txt", cubehash.cubehash16_32_256),
     ("asic2009/cubehash16_32_256_r2_examples.txt", cubehash.cubehash16_32_256),
     ("asic2009/hamsi256_r2_shortmsg.txt", hamsi.hamsi256),
     ("asic2009/hamsi256_r2_examples.txt", hamsi.hamsi256),
-    # --- end issue 27a ---
-    # --- issue 27b: the AES-based candidates ---
+    # the AES-based candidates
     ("asic2009/echo256_r2_shortmsg.txt", echo.echo256),
     ("asic2009/echo256_r2_examples.txt", echo.echo256),
     ("asic2009/shavite3_256_r2_shortmsg.txt", shavite3.shavite3_256),
     ("asic2009/fugue256_r2_shortmsg.txt", fugue.fugue256),
     ("asic2009/fugue256_r2_examples.txt", fugue.fugue256),
-    # --- end issue 27b ---
-    # --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (round two) ---
+    # Luffa-256, Shabal-256, SIMD-256 (round two)
     ("asic2009/luffa256_r2_shortmsg.txt", luffa.luffa256),
     ("asic2009/shabal256_shortmsg.txt", shabal.shabal256),
     ("asic2009/simd256_r2_shortmsg.txt", simd.simd256),
-    # --- end issue 27c ---
 ]
 # Entries longer than this (bytes) are checked every 8th only: the pure
 # Python Grøstl and JH models take tens of milliseconds a block.
@@ -128,7 +124,7 @@ def test_final_against_crate(finalists_ref, name, model):
         assert model(m).hex() == w, f"{name}: length {len(m)}"
 
 
-# --- issue 27b: the AES-based candidates ---
+# the AES-based candidates
 def test_fugue_iv_from_definition():
     """Fugue-256's IV table is the zero state after TIX and the final rounds
     of the single word 256 (the digest size): one check of SMIX, CMIX, the
@@ -144,8 +140,7 @@ def test_aes_round_fips197():
     state = bytes.fromhex("193de3bea0f4e22b9ac68d2ae9f84808")
     key = bytes.fromhex("a0fafe1788542cb123a339392a6c7605")
     assert aes.aes_round(state, key).hex() == "a49c7ff2689f352b6b5bea43026a5049"
-# --- end issue 27b ---
-# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 ---
+# Luffa-256, Shabal-256, SIMD-256
 def test_shabal_iv_from_definition():
     """Shabal's IV: two rounds on the prefix words from the zero state."""
     a, b, c = shabal.iv()
@@ -166,4 +161,3 @@ def test_simd_ntt_decomposition(final):
     blocks = [bytes(rng.getrandbits(8) for _ in range(64)) for _ in range(6)] + [b"\xff" * 64]
     for blk in blocks:
         assert simd.ntt_fft(blk, final) == simd.ntt_direct(blk, final)
-# --- end issue 27c ---

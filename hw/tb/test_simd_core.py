@@ -19,7 +19,7 @@ def test_simd_core():
     build_dir = HERE / "sim_build" / "simd256_own"
     runner.build(
         sources=core.verilog_files(),
-        includes=[cores.RTL],
+        includes=core.include_dirs(),
         hdl_toplevel=core.top,
         parameters=dict(core.params),
         build_dir=build_dir,

@@ -22,7 +22,7 @@ def test_core(name):
     build_dir = HERE / "sim_build" / name
     runner.build(
         sources=core.verilog_files(),
-        includes=[cores.RTL],
+        includes=core.include_dirs(),
         hdl_toplevel=core.top,
         parameters=dict(core.params),
         build_dir=build_dir,

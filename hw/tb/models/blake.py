@@ -2,7 +2,7 @@
 BLAKE specification (Aumasson, Henzen, Meier, Phan, v1.3): the 32-bit
 version, no salt. The only round-three change was the number of rounds.
 
-Also used by hw/rtl/gen_study_consts.py for the constants (so the RTL's
+Also used by hw/codegen/gen_study_consts.py for the constants (so the RTL's
 tables and the model are one source)."""
 
 from .common import pi_hex_digits, sha256_iv

@@ -8,7 +8,7 @@ parts: f0 (W from M xor H, Q_0..15 = s(W) + H), f1 (Q_16..31: two expand1
 rounds, fourteen expand2 rounds), f2 (the new H folded from M, Q_0..31).
 The digest is the last eight words of f(H_last, CONST_final).
 
-Also used by hw/rtl/gen_study_consts.py (the sign table and the constants),
+Also used by hw/codegen/gen_study_consts.py (the sign table and the constants),
 so the RTL and this model are one source."""
 
 MASK = 0xFFFFFFFF

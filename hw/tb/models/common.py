@@ -1,5 +1,5 @@
 """Constants computed from their definitions, shared by the models and the
-RTL constant generator (hw/rtl/gen_study_consts.py)."""
+RTL constant generator (hw/codegen/gen_study_consts.py)."""
 
 from decimal import Decimal, getcontext
 

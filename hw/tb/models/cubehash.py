@@ -5,7 +5,7 @@ CubeHash16/32).
 
 The state is 32 little-endian 32-bit words x[0..31] (x[00000]..x[11111]).
 The initial state: x[0] = h/8, x[1] = b, x[2] = r, the rest 0, then 10r
-rounds (a constant: hw/rtl/gen_study_consts.py writes it for the RTL from
+rounds (a constant: hw/codegen/gen_study_consts.py writes it for the RTL from
 `iv()` here). Padding: 0x80, then zeros to a multiple of b bytes. Each block
 is XORed into the first b bytes, then r rounds. Finally 1 is XORed into
 x[31], 10r rounds, and the digest is the first h/8 bytes of the state."""

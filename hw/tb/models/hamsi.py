@@ -20,7 +20,7 @@ coruus/sphlib eeb5647 src/c/hamsi.c and src/store/hamsigen.c): the code's
 generator rows (one 8-word row per message bit, most significant first),
 the round constants (the specification's 4 x 8 matrices for Hamsi-512;
 Hamsi-256 uses columns 0..3) and the IV (ASCII text, see IV). Also used by
-hw/rtl/gen_study_consts.py for the RTL's tables."""
+hw/codegen/gen_study_consts.py for the RTL's tables."""
 
 MASK = 0xFFFFFFFF
 

@@ -8,7 +8,7 @@ tweak, then eight steps each). Padding: a 1 bit (0x80), zeros to a block
 boundary (always at least the pad byte). Finalisation: one blank round (MI
 with an all-zero block, then the Q_j) and the output V_0 ^ V_1 ^ V_2.
 
-Also used by hw/rtl/gen_study_consts.py (the IV and the step constants), so
+Also used by hw/codegen/gen_study_consts.py (the IV and the step constants), so
 the RTL's tables and the model are one source."""
 
 MASK = 0xFFFFFFFF

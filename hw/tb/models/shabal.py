@@ -10,7 +10,7 @@ block without incrementing W; the digest is C[8..15] (little-endian).
 
 The IV is computed from its definition (two rounds from A = B = C = 0,
 W = -1, on the prefix words 256..287) and checked against the published
-values by hw/tb/test_models.py. Also used by hw/rtl/gen_study_consts.py."""
+values by hw/tb/test_models.py. Also used by hw/codegen/gen_study_consts.py."""
 
 MASK = 0xFFFFFFFF
 BLOCK = 64

@@ -23,7 +23,7 @@ Two expansions are here: ntt_direct (the definition, a matrix product) and
 ntt_fft (the decomposition the core computes: one twisting layer of
 butterflies with the X^127/X^125 terms, then two 64-point NTTs as 8 x 8
 FFT-8 with twiddle factors in between), checked against each other.
-Also used by hw/rtl/gen_study_consts.py."""
+Also used by hw/codegen/gen_study_consts.py."""
 
 MASK = 0xFFFFFFFF
 P = 257

@@ -4,7 +4,7 @@ Skein specification: v1.2 (round two, what the 2009 paper built) and v1.3
 constant C240 (0x5555555555555555 -> 0x1BD11BDAA9FC1A22); the rotation
 constants below are those of v1.2 and v1.3 (v1.1's were changed in round two).
 
-Also used by hw/rtl/gen_study_consts.py for the IVs (the chaining value after
+Also used by hw/codegen/gen_study_consts.py for the IVs (the chaining value after
 the configuration block), which the cores hold as constants."""
 
 MASK = (1 << 64) - 1

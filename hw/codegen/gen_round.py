@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
-"""Writes keccak_round.v, keccak_theta.v and keccak_rpci.v: the Keccak-f[1600]
-round function, unrolled into straight-line procedural Verilog over 64-bit
+"""Writes keccak_round.v, keccak_theta.v and keccak_rpci.v (the Keccak-f[1600]
+round function) and the folded cores' datapaths keccak_fold4_dp.v and
+keccak_fold4ff_dp.v, unrolled into straight-line procedural Verilog over 64-bit
 lanes with constant indices only.
 
 Why generated: Icarus Verilog evaluates one straight-line always block over
 64-bit lanes 3-20x faster than loops, functions or per-lane net assigns on a
 1600-bit vector, and every tool (Icarus, Verilator, Yosys) reads it.
-Run: python3 gen_round.py (in hw/rtl). The tests check the result against
+Run by hw/generate.py (into hw/rtl/gen). The tests check the result against
 hashlib, not against this script."""
 
 # rho offsets r[x][y] of FIPS 202 (Table 2), indexed [5*y + x]
@@ -44,9 +44,9 @@ def rpci_body():
     xs = []
     for y in range(5):
         for x in range(5):
-            l = 5 * y + x
-            xs.append(f"b{l} ^ (~b{5 * y + (x + 1) % 5} & b{5 * y + (x + 2) % 5})"
-                      + (" ^ rc" if l == 0 else ""))
+            lane = 5 * y + x
+            xs.append(f"b{lane} ^ (~b{5 * y + (x + 1) % 5} & b{5 * y + (x + 2) % 5})"
+                      + (" ^ rc" if lane == 0 else ""))
     o.append("        o = {\n" + ",\n".join(f"            {e}" for e in reversed(xs)) + "};\n")
     return o
 
@@ -75,16 +75,6 @@ def module(name, doc, theta, rpci):
         o += rpci_body()
     o.append("    end\nendmodule\n")
     return "".join(o)
-
-
-if __name__ == "__main__":
-    open("keccak_round.v", "w").write(module(
-        "keccak_round", "// One full Keccak-f[1600] round: theta, rho, pi, chi, iota.\n", True, True))
-    open("keccak_theta.v", "w").write(module(
-        "keccak_theta", "// Keccak theta step (first half of the pipelined core's round).\n", True, False))
-    open("keccak_rpci.v", "w").write(module(
-        "keccak_rpci", "// Keccak rho, pi, chi, iota (second half of the pipelined core's round).\n",
-        False, True))
 
 
 def rotl(v, n):
@@ -179,9 +169,9 @@ def fold4_dp():
             def src(xx):
                 xx %= 5
                 return 5 * xx + (xx + 3 * yy) % 5  # pi source lane of (xx, yy)
-            l = 5 * yy + x
-            e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
-            o.append(f"        u{l} = {e};\n")
+            lane = 5 * yy + x
+            e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if lane == 0 else "")
+            o.append(f"        u{lane} = {e};\n")
     for i in range(25):
         e = f"(u{i} & {{16{{~wzero}}}})"
         if i < 21:
@@ -257,9 +247,9 @@ def fold4ff_dp():
             def src(xx):
                 xx %= 5
                 return 5 * xx + (xx + 3 * y) % 5  # pi source lane of (xx, y)
-            l = 5 * y + x
-            e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if l == 0 else "")
-            o.append(f"        y{l} = {e};\n")
+            lane = 5 * y + x
+            e = f"t{src(x)} ^ (~t{src(x + 1)} & t{src(x + 2)})" + (" ^ rc16" if lane == 0 else "")
+            o.append(f"        y{lane} = {e};\n")
     o.append("        par = {" + ", ".join(
         " ^ ".join(f"y{x + 5 * yy}" for yy in range(5)) for x in reversed(range(5))) + "};\n")
     # Next state: the window gets the new slices, then the lane turns by 16
@@ -292,6 +282,20 @@ def fold4ff_dp():
     return "".join(o)
 
 
-if __name__ == "__main__":
-    open("keccak_fold4_dp.v", "w").write(fold4_dp())
-    open("keccak_fold4ff_dp.v", "w").write(fold4ff_dp())
+def files():
+    """{file name: text} of the files this script writes (hw/generate.py
+    writes them into hw/rtl/gen)."""
+    return {
+        "keccak_round.v": module(
+            "keccak_round", "// One full Keccak-f[1600] round: theta, rho, pi, chi, iota.\n",
+            True, True),
+        "keccak_theta.v": module(
+            "keccak_theta", "// Keccak theta step (first half of the pipelined core's round).\n",
+            True, False),
+        "keccak_rpci.v": module(
+            "keccak_rpci",
+            "// Keccak rho, pi, chi, iota (second half of the pipelined core's round).\n",
+            False, True),
+        "keccak_fold4_dp.v": fold4_dp(),
+        "keccak_fold4ff_dp.v": fold4ff_dp(),
+    }

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Writes the constant tables of the ASIC-study cores as Verilog functions,
 computed from their definitions (not typed in) by the software models in
 hw/tb/models (one source for the models and the RTL), one include file per
@@ -24,12 +23,12 @@ algorithm:
                      hamsi.py): IVs, BMW's f0/f2 tables, CubeHash's state
                      after the initial rounds, Hamsi's expansion, constants
                      and S-box.
-  aes_consts.vh      (issue 27b) the AES S-box as a 256-entry case table (the
+  aes_consts.vh      the AES S-box as a 256-entry case table (the
                      "HW LUT" S-box of the 2009 study) for aes_sbox.v, shared
                      by ECHO, SHAvite-3 and Fugue (hw/tb/models/aes.py).
-  fugue_consts.vh    (issue 27b) Fugue-256's IV, derived: the state after TIX
+  fugue_consts.vh    Fugue-256's IV, derived: the state after TIX
                      and the final rounds of the word 256 from the zero state.
-  shavite3_consts.vh (issue 27b) SHAvite-3-256's IV (the specification's table,
+  shavite3_consts.vh SHAvite-3-256's IV (the specification's table,
                      hw/tb/models/shavite3.py).
 
   luffa_consts.vh    Luffa-256 (round two): the IV V_0..V_2 and the step
@@ -40,8 +39,8 @@ algorithm:
                      "SIMD-256 v1.1"), the twiddle factors of the expansion and
                      the expanded-message word order (hw/tb/models/simd.py).
 
-Run: python3 gen_study_consts.py (in hw/rtl); `--check` exits 1 if a file
-is not what this script would write (the hw tests run it).
+Run by hw/generate.py (into hw/rtl/gen; `--check` there exits 1 if a file is
+not what this script writes, and the hw tests run it).
 """
 
 import sys
@@ -76,7 +75,7 @@ def sha256_consts():
     k = sha256_k()
     iv = "".join(f"{w:08x}" for w in reversed(sha256_iv()))  # H0 in bits 31:0
     return (HDR + case_function("sha256_k", 32, 6, k, "SHA-256 round constant K[t]")
-            + f"// SHA-256 initial hash value, H0 in bits 31:0 ... H7 in bits 255:224\n"
+            + "// SHA-256 initial hash value, H0 in bits 31:0 ... H7 in bits 255:224\n"
             + f"localparam [255:0] SHA256_IV = 256'h{iv};\n")
 
 
@@ -200,8 +199,6 @@ def jh_round():
     S0, L, P6), and the wiring
     between the 512-bit block / the digest and the grouped state. Elements
     are nibbles: element i of a grouped state in bits 4i+3:4i."""
-    s0 = sum(v << (4 * i) for i, v in enumerate(jh.S[0]))
-    s1 = sum(v << (4 * i) for i, v in enumerate(jh.S[1]))
     o = [HDR, "/* verilator lint_off DECLFILENAME */\n", "`timescale 1ns/1ps\n"]
 
     def anf(table, k):
@@ -296,7 +293,7 @@ def jh_round():
     return "".join(o)
 
 
-# --- issue 27b: the AES-based candidates ---
+# The AES-based candidates (ECHO, SHAvite-3, Fugue).
 def aes_consts():
     from models import aes
     return HDR + case_function("aes_sbox_lut", 8, 8, aes.SBOX,
@@ -318,21 +315,18 @@ def shavite3_consts():
     return HDR + words_param("SHAVITE3_256_IV", 32, shavite3.IV256,
                              "SHAvite-3-256 IV h0..h7, h0 in bits 31:0 (words little-endian "
                              "in the byte stream)")
-# --- end issue 27b ---
 
 
 FILES = {"sha256_consts.vh": sha256_consts, "blake_consts.vh": blake_consts,
          "skein_consts.vh": skein_consts, "groestl_consts.vh": groestl_consts,
          "jh_consts.vh": jh_consts, "groestl_round.v": groestl_round,
          "jh_round.v": jh_round,
-         # --- issue 27b ---
          "aes_consts.vh": aes_consts, "fugue_consts.vh": fugue_consts,
          "shavite3_consts.vh": shavite3_consts,
-         # --- end issue 27b ---
          }
 
 
-# --- issue 27a: BMW-256, CubeHash16/32-256, Hamsi-256 (round two) ----------
+# BMW-256, CubeHash16/32-256, Hamsi-256 (round two).
 # The tables come from the software models (hw/tb/models), which hold them
 # as the specifications give them, so the RTL and the models are one source.
 from models import bmw, cubehash, hamsi  # noqa: E402
@@ -390,10 +384,9 @@ def hamsi_consts():
 
 FILES.update({"bmw_consts.vh": bmw_consts, "cubehash_consts.vh": cubehash_consts,
               "hamsi_consts.vh": hamsi_consts})
-# --- end issue 27a ----------------------------------------------------------
 
 
-# --- issue 27c: Luffa-256, Shabal-256, SIMD-256 (constants from the models) ---
+# Luffa-256, Shabal-256, SIMD-256 (constants from the models).
 
 
 def luffa_consts():
@@ -463,25 +456,9 @@ def simd_consts():
 
 FILES.update({"luffa_consts.vh": luffa_consts, "shabal_consts.vh": shabal_consts,
               "simd_consts.vh": simd_consts})
-# --- end issue 27c ---
 
 
-def main():
-    check = "--check" in sys.argv[1:]
-    stale = []
-    for name, make in FILES.items():
-        text = make()
-        path = HERE / name
-        if check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-    if stale:
-        print(f"stale generated files (run hw/rtl/gen_study_consts.py): {', '.join(stale)}")
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def files():
+    """{file name: text} of the files this script writes (hw/generate.py
+    writes them into hw/rtl/gen)."""
+    return {name: make() for name, make in FILES.items()}
