@@ -53,7 +53,7 @@ TEST_TARGETS += test-gpu
 
 bench-gpu: deps-rust
 	@mkdir -p bench/results
-	@status=0; $(CARGO) run --release -p keccakx-gpu --bin keccakx-gpu-bench -- \
+	@status=0; $(CARGO) run --release -p keccakx-gpu-bench -- \
 		--out bench/results/gpu-$(GPU_BENCH_STAMP).json || status=$$?; \
 	if [ $$status -eq 2 ]; then echo "bench-gpu: skipped (no GPU on this machine)"; \
 	elif [ $$status -ne 0 ]; then exit $$status; fi

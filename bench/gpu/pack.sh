@@ -17,10 +17,11 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/tests" "$stage/kernels" "$stage/py/keccakx"
 
 echo "gpu-pack: building the benchmark, the GPU tests and the CLI (release)"
-cargo build --release -p keccakx-gpu --bin keccakx-gpu-bench
+cargo build --release -p keccakx-gpu-bench
 cargo build --release -p keccakx-cli
-# The GPU cross-check test executable (the other test files need no GPU).
-gpu_test=$(cargo test --release -p keccakx-gpu --test gpu_cross --no-run --message-format=json 2>/dev/null |
+# The GPU cross-check test executable (the other test files need no GPU),
+# with the comparison kernels (feature `research`) checked too.
+gpu_test=$(cargo test --release -p keccakx-gpu --features research --test gpu_cross --no-run --message-format=json 2>/dev/null |
 	python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -12,12 +12,12 @@
 //!   every chunk goes to the GPU.
 //! * `auto` (default): with more files than CPU threads (fewer never go
 //!   to a GPU, and the driver is not looked for) and a GPU present, each
-//!   chunk goes where the GPU
-//!   engine's cost model ([`keccakx_gpu::CostModel`]) says it is cheaper:
-//!   the GPU (opened on the first chunk that goes there), the CPU, or split
-//!   (files too long for the GPU's share on the CPU beside it). The
-//!   model's default constants were measured on an H200 machine
-//!   (docs/gpu.md); `KECCAKX_GPU_COST` sets them for another.
+//!   chunk goes to a routed GPU engine ([`keccakx_gpu::GpuEngine::open_on_demand`]),
+//!   which alone decides, by its cost model ([`keccakx_gpu::CostModel`]),
+//!   where the chunk is cheaper: the GPU (opened on the first chunk that
+//!   goes there), the CPU, or split (files too long for the GPU's share on
+//!   the CPU beside it). The model's default constants were measured on an
+//!   H200 machine (docs/gpu.md); `KECCAKX_GPU_COST` sets them for another.
 //!
 //! The GPU runs behind keccakx's one fallback wrapper
 //! ([`keccakx::engine::Fallback`], sticky): if it fails, a one-line notice is
@@ -27,10 +27,9 @@
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
 
-use keccakx::engine::{Engine, Fallback, LaneSpec, Threads};
-use keccakx_gpu::{CostModel, Route};
+use keccakx::engine::{Engine, Fallback, LaneSpec};
+use keccakx_gpu::GpuEngine;
 use rayon::prelude::*;
 
 use crate::algo::{Algo, Family};
@@ -46,9 +45,6 @@ const MAX_FILE: u64 = 256 << 20;
 const CHUNK_BYTES: u64 = 256 << 20;
 /// Files per chunk.
 const CHUNK_FILES: usize = 16384;
-
-/// Opens the GPU engine (on first use under `auto`).
-type Opener = Box<dyn Fn() -> Result<Box<dyn Engine>, String> + Send + Sync>;
 
 /// The GPUs this build can use, one description each, or why there are none.
 pub fn gpu_devices() -> Result<Vec<String>, String> {
@@ -85,20 +81,13 @@ fn lane_of(algo: &Algo) -> Option<(LaneSpec, usize)> {
 
 /// A batch hasher with a GPU behind it.
 pub struct GpuBatch {
-    /// The GPU behind the sticky fallback wrapper, once opened (or why not).
-    engine: OnceLock<Result<Fallback<Box<dyn Engine>>, String>>,
-    open: Opener,
-    /// `auto`: chunks are routed by this model; `gpu`: None (all to the GPU).
-    cost: Option<CostModel>,
+    /// The GPU engine behind the sticky fallback wrapper: under `auto` it
+    /// routes each chunk itself (and opens the GPU on the first chunk it
+    /// sends there); under `gpu` it is open already and sends everything.
+    engine: Fallback<Box<dyn Engine>>,
     spec: LaneSpec,
     out_len: usize,
     forced: bool,
-}
-
-fn open_gpu(routing: bool) -> Result<Box<dyn Engine>, String> {
-    keccakx_gpu::GpuEngine::new(0)
-        .map(|e| Box::new(e.with_routing(routing)) as Box<dyn Engine>)
-        .map_err(|e| e.to_string())
 }
 
 /// The batch hasher for `backend`: `Ok(None)` hashes on the CPU; an error
@@ -120,16 +109,10 @@ pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<G
                     algo.info.name
                 ))
             })?;
-            let dev = open_gpu(false).map_err(|e| Error::Gpu(format!("no GPU available ({e})")))?;
-            let b = GpuBatch::new(
-                Box::new(|| Err("opened already".into())),
-                None,
-                spec,
-                out_len,
-                true,
-            );
-            let _ = b.engine.set(Ok(Fallback::sticky(dev)));
-            Ok(Some(b))
+            let dev = GpuEngine::new(0)
+                .map_err(|e| Error::Gpu(format!("no GPU available ({e})")))?
+                .with_routing(false);
+            Ok(Some(GpuBatch::new(Box::new(dev), spec, out_len, true)))
         }
         Backend::Auto => {
             let Some((spec, out_len)) = lane_of(algo) else {
@@ -148,14 +131,8 @@ pub fn batch_for(backend: Backend, algo: &Algo, files: usize) -> Result<Option<G
                 Ok(d) if !d.is_empty() => {}
                 _ => return Ok(None),
             }
-            let cost = CostModel::from_env();
-            Ok(Some(GpuBatch::new(
-                Box::new(|| open_gpu(true)),
-                Some(cost),
-                spec,
-                out_len,
-                false,
-            )))
+            let dev = GpuEngine::open_on_demand(0);
+            Ok(Some(GpuBatch::new(Box::new(dev), spec, out_len, false)))
         }
     }
 }
@@ -178,64 +155,26 @@ fn read_small(path: &OsString) -> io::Result<Vec<u8>> {
 }
 
 impl GpuBatch {
-    fn new(
-        open: Opener,
-        cost: Option<CostModel>,
-        spec: LaneSpec,
-        out_len: usize,
-        forced: bool,
-    ) -> GpuBatch {
+    fn new(engine: Box<dyn Engine>, spec: LaneSpec, out_len: usize, forced: bool) -> GpuBatch {
         GpuBatch {
-            engine: OnceLock::new(),
-            open,
-            cost,
+            engine: Fallback::sticky(engine),
             spec,
             out_len,
             forced,
         }
     }
 
-    /// The GPU engine, opened now if need be; None (after a one-line
-    /// notice) when it cannot be opened.
-    fn engine(&self) -> Option<&Fallback<Box<dyn Engine>>> {
-        let e = self.engine.get_or_init(|| {
-            (self.open)().map(Fallback::sticky).inspect_err(|e| {
-                warn(&format!("GPU unusable ({e}); hashing on the CPU"));
-            })
-        });
-        e.as_ref().ok()
-    }
-
-    /// Hash `inputs` where the cost model says (all on the GPU when forced);
-    /// whether the GPU failed (the digests are then the CPU's).
+    /// Hash `inputs` on the engine (which routes them under `auto`);
+    /// whether the GPU failed (the digests are then the CPU's, after a
+    /// one-line notice).
     fn hash_chunk(&self, inputs: &[&[u8]], out: &mut [u8]) -> bool {
-        let cpu = || Threads::new(keccakx::engine::current());
-        let to_gpu = match &self.cost {
-            Some(c) => {
-                c.route(
-                    &self.spec,
-                    inputs,
-                    self.out_len,
-                    rayon::current_num_threads(),
-                ) != Route::Cpu
+        self.engine.hash_many(&self.spec, inputs, self.out_len, out);
+        match self.engine.take_error() {
+            Some(err) => {
+                warn(&format!("GPU failed ({}); hashing on the CPU", err.message));
+                true
             }
-            None => true,
-        };
-        match self.engine().filter(|_| to_gpu) {
-            Some(e) => {
-                e.hash_many(&self.spec, inputs, self.out_len, out);
-                match e.take_error() {
-                    Some(err) => {
-                        warn(&format!("GPU failed ({}); hashing on the CPU", err.message));
-                        true
-                    }
-                    None => false,
-                }
-            }
-            None => {
-                cpu().hash_many(&self.spec, inputs, self.out_len, out);
-                false
-            }
+            None => false,
         }
     }
 
@@ -390,16 +329,7 @@ mod tests {
             calls: AtomicUsize::new(0),
             inputs: AtomicUsize::new(0),
         };
-        let b = GpuBatch::new(
-            Box::new(|| Err("not opened".into())),
-            None,
-            spec,
-            out_len,
-            forced,
-        );
-        let _ = b
-            .engine
-            .set(Ok(Fallback::sticky(Box::new(fake) as Box<dyn Engine>)));
+        let b = GpuBatch::new(Box::new(fake), spec, out_len, forced);
         let mut got: Vec<(usize, Digest)> = Vec::new();
         let outcome = b.run(&algo, &files, ReadOpts::default(), &mut |i, d| {
             got.push((i, d));
@@ -444,8 +374,8 @@ mod tests {
         let (spec, out_len) = lane_of(&a("sha3-256")).unwrap();
         let few: Vec<&[u8]> = vec![&[0u8; 100]; 3];
         assert_eq!(
-            CostModel::default().route(&spec, &few, out_len, 2),
-            Route::Cpu
+            keccakx_gpu::CostModel::default().route(&spec, &few, out_len, 2),
+            keccakx_gpu::Route::Cpu
         );
         assert!(batch_for(Backend::Cpu, &a("sha3-256"), 10_000)
             .unwrap()

@@ -15,7 +15,7 @@
 //!   chunks, paying their packing and copies in sequence);
 //! - CPU: `blocks / (cpu_blocks_per_s_per_core × cores)`,
 //!
-//! with blocks counted as Keccak-f[1600] calls (a message of `len` bytes at
+//! with blocks counted as Keccak-f\[1600\] calls (a message of `len` bytes at
 //! rate r takes len/r + 1 absorbing blocks plus its extra squeeze blocks;
 //! 12-round blocks count half). [`CostModel::route`] sends a message to the
 //! CPU when it alone would keep one GPU thread busy for longer than the GPU
@@ -154,7 +154,7 @@ impl CostModel {
     }
 
     /// The share of a host-fed batch in its first pipeline chunk (the
-    /// pipeline's rule, hasher.rs: a chunk closes at [`DEFAULT_CHUNK_BYTES`]
+    /// pipeline's rule, hasher/pack.rs: a chunk closes at [`DEFAULT_CHUNK_BYTES`]
     /// and [`MIN_LAUNCH_MESSAGES`] messages, at most [`MAX_CHUNK_BYTES`]).
     pub fn first_chunk_share(count: usize, bytes: usize) -> f64 {
         if count == 0 {

@@ -2,9 +2,9 @@
 //! host-fed batches by the cost model, and the modes (KT, ParallelHash,
 //! tree LI) run on it with the first GPU error returned.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use keccakx::engine::{BatchHint, Engine, EngineError, EngineRef, Fallback, LaneSpec, Threads};
+use keccakx::engine::{on_cores, BatchHint, Engine, EngineError, EngineRef, Fallback, LaneSpec};
 use keccakx::tree_li::TreeLiParams;
 
 use crate::cost::{CostModel, Route};
@@ -23,11 +23,22 @@ use crate::tree::{KtVariant, PhVariant};
 /// `ParallelHash*::with_engine`, `tree_li::tree_li_with_engine`,
 /// `batch::hash_many_into_with`; [`GpuEngine::kt`] and friends do that and
 /// return the first GPU error.
+///
+/// The routing here is the one decision of where a host-fed batch runs:
+/// front ends (the CLI's `--backend auto`) hand their batches to a routed
+/// engine and do not route them again.
 #[derive(Clone)]
 pub struct GpuEngine {
-    hasher: Arc<GpuHasher>,
+    device: Arc<Device>,
     cost: CostModel,
     routing: bool,
+}
+
+/// The GPU behind an engine: opened when the engine was made, or on the
+/// first batch routed to it ([`GpuEngine::open_on_demand`]).
+struct Device {
+    ordinal: usize,
+    hasher: OnceLock<Result<Arc<GpuHasher>, GpuError>>,
 }
 
 /// Bytes one GPU call should carry (the modes gather this much).
@@ -40,15 +51,40 @@ impl GpuEngine {
     }
     /// An engine over an open hasher.
     pub fn from_hasher(hasher: Arc<GpuHasher>) -> GpuEngine {
+        let ordinal = hasher.device().ordinal;
+        GpuEngine::with_device(Device {
+            ordinal,
+            hasher: OnceLock::from(Ok(hasher)),
+        })
+    }
+    /// A routed engine for device `ordinal` that opens the device on the
+    /// first batch its cost model sends there (a batch kept on the CPU
+    /// never opens it). A device that cannot be opened fails that batch
+    /// and every later one sent there: behind [`Fallback`] they are hashed
+    /// on the CPU after one error.
+    pub fn open_on_demand(ordinal: usize) -> GpuEngine {
+        GpuEngine::with_device(Device {
+            ordinal,
+            hasher: OnceLock::new(),
+        })
+    }
+    fn with_device(device: Device) -> GpuEngine {
         GpuEngine {
-            hasher,
+            device: Arc::new(device),
             cost: CostModel::from_env(),
             routing: true,
         }
     }
-    /// The hasher behind it.
-    pub fn hasher(&self) -> &GpuHasher {
-        &self.hasher
+    /// The hasher behind it (opened now if the engine opens on demand).
+    pub fn hasher(&self) -> Result<&GpuHasher, GpuError> {
+        let d = &self.device;
+        match d
+            .hasher
+            .get_or_init(|| GpuHasher::new(d.ordinal).map(Arc::new))
+        {
+            Ok(h) => Ok(h),
+            Err(e) => Err(e.clone()),
+        }
     }
     /// The cost model that routes batches.
     pub fn cost_model(&self) -> &CostModel {
@@ -188,23 +224,33 @@ impl Engine for GpuEngine {
         out: &mut [u8],
         side: &mut dyn FnMut(),
     ) -> Result<(), EngineError> {
-        let cpu = || Threads::new(keccakx::engine::current());
         let cores = rayon::current_num_threads();
         let route = if self.routing {
             self.cost.route(spec, inputs, out_len, cores)
         } else {
             Route::Gpu
         };
+        // The device, opened now if need be; `side` runs (exactly once) when
+        // it cannot be.
+        let open = |side: &mut dyn FnMut()| {
+            self.hasher().map_err(|e| {
+                side();
+                EngineError {
+                    engine: "cuda",
+                    message: format!("cannot open the GPU: {e}"),
+                }
+            })
+        };
         match route {
             Route::Cpu => {
-                cpu().hash_many_beside(spec, inputs, out_len, out, side);
+                on_cores(|cpu| cpu.hash_many_beside(spec, inputs, out_len, out, side));
                 Ok(())
             }
-            Route::Gpu => self
-                .hasher
+            Route::Gpu => open(side)?
                 .hash_many_beside(spec, inputs, out_len, out, side)
                 .map_err(Self::err),
             Route::Split(long) => {
+                let hasher = open(side)?;
                 // The long messages on the CPU cores while the GPU takes the rest.
                 let mut is_long = vec![false; inputs.len()];
                 long.iter().for_each(|&i| is_long[i] = true);
@@ -214,15 +260,10 @@ impl Engine for GpuEngine {
                 let mut long_out = vec![0u8; long_in.len() * out_len];
                 let mut short_out = vec![0u8; short_in.len() * out_len];
                 let r = std::thread::scope(|s| {
-                    let cpu_part =
-                        s.spawn(|| cpu().hash_many(spec, &long_in, out_len, &mut long_out));
-                    let r = self.hasher.hash_many_beside(
-                        spec,
-                        &short_in,
-                        out_len,
-                        &mut short_out,
-                        side,
-                    );
+                    let cpu_part = s.spawn(|| {
+                        on_cores(|cpu| cpu.hash_many(spec, &long_in, out_len, &mut long_out))
+                    });
+                    let r = hasher.hash_many_beside(spec, &short_in, out_len, &mut short_out, side);
                     let joined = cpu_part.join();
                     r.and_then(|()| {
                         joined.map_err(|_| {

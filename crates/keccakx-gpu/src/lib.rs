@@ -3,9 +3,11 @@
 //! Batch hashing of many messages with one width-1600 sponge
 //! ([`keccakx::engine::LaneSpec`]) on an NVIDIA GPU, from host memory
 //! ([`GpuHasher::hash_many`]) or from device memory
-//! ([`GpuHasher::hash_many_device`]); KT128/KT256 and ParallelHash with
-//! their leaves on the GPU ([`GpuHasher::kt_host`], [`GpuHasher::kt_device`],
-//! [`GpuHasher::parallelhash_host`]).
+//! ([`GpuHasher::hash_many_device`]); KT128/KT256, ParallelHash and tree LI
+//! with their leaves on the GPU, from host memory ([`GpuEngine::kt`],
+//! [`GpuEngine::parallelhash`], [`GpuEngine::tree_li`]) or device memory
+//! ([`GpuHasher::kt_device`], [`GpuHasher::parallelhash_device`],
+//! [`GpuHasher::tree_li_device`]).
 //!
 //! Nothing CUDA is needed to build or run: the driver (libcuda) and NVRTC
 //! are loaded at run time. Without them [`devices`] and [`GpuHasher::new`]
@@ -29,8 +31,14 @@
 //! kernel cache.
 //!
 //! The root only declares modules and re-exports: `device` (what the driver
-//! reports), `hasher` (batches on the GPU), `tree` (device-resident KT and
-//! ParallelHash), `engine` (the GPU behind keccakx's engine contract).
+//! reports), `hasher` (batches on the GPU, in rooms: see its module page),
+//! `tree` (device-resident KT, ParallelHash and tree LI), `engine` (the GPU
+//! behind keccakx's engine contract), `cost` (where a batch runs fastest).
+//!
+//! Feature `research`: the kernels and probes kept only for the GPU runs to
+//! compare (`PermKernel` and the permutation-throughput runs, copy
+//! bandwidths, the batch kernels `Auto` never picks); the GPU benchmark
+//! (crates/keccakx-gpu-bench) turns it on, the product leaves it off.
 
 pub mod cost;
 mod device;
@@ -48,7 +56,7 @@ pub use cudarc;
 pub use device::{device_details, devices, nvrtc_version, DeviceDetails, DeviceInfo};
 pub use engine::{GpuEngine, GPU_BATCH_BYTES};
 pub use error::GpuError;
-pub use hasher::{
-    perm_reference, BatchKernel, GpuHasher, InputPath, Layout, PermKernel, PipelineStats, RawLayout,
-};
+#[cfg(feature = "research")]
+pub use hasher::{perm_reference, PermKernel};
+pub use hasher::{BatchKernel, GpuHasher, InputPath, Layout, PipelineStats, RawLayout};
 pub use tree::{KtVariant, PhVariant};

@@ -2,16 +2,17 @@
 //! random batches with lengths 0..3 blocks + 1, every function family and
 //! batch kernel, 1 to 10^6 messages, host-fed and device-resident, KT and
 //! ParallelHash (device-resident up to a GiB, around the chunk edges), tree
-//! LI (host-fed and device-resident), the routed engine, the permutation
-//! kernels. Each test prints why it skipped
+//! LI (host-fed and device-resident), the routed engine, and with the
+//! `research` feature the comparison kernels. Each test prints why it skipped
 //! when there is no GPU (on CPU-only machines and in CI).
 
 use std::sync::OnceLock;
 
 use keccakx::engine::{Engine, LaneSpec, Scalar};
+#[cfg(feature = "research")]
+use keccakx_gpu::{perm_reference, PermKernel};
 use keccakx_gpu::{
-    perm_reference, BatchKernel, GpuError, GpuHasher, InputPath, KtVariant, Layout, PermKernel,
-    PhVariant, RawLayout,
+    BatchKernel, GpuError, GpuHasher, InputPath, KtVariant, Layout, PhVariant, RawLayout,
 };
 
 fn shared() -> Option<&'static GpuHasher> {
@@ -95,16 +96,9 @@ fn cpu(spec: &LaneSpec, msgs: &[&[u8]], out_len: usize) -> Vec<u8> {
 fn host_batches_match_the_cpu_for_every_kernel() {
     let Some(gpu) = own() else { return };
     let mut rng = Rng(0x5EED_0001);
-    for kernel in [
-        BatchKernel::Auto,
-        BatchKernel::Staged,
-        BatchKernel::Direct,
-        BatchKernel::StagedU64,
-        BatchKernel::Paper,
-        BatchKernel::StagedImad,
-        BatchKernel::DirectImad,
-        BatchKernel::Warp,
-    ] {
+    // Every kernel of this build (with `research`: the comparison kernels,
+    // register-capped ones included).
+    for &kernel in BatchKernel::ALL {
         gpu.set_batch_kernel(kernel);
         for (name, spec, out_len) in specs() {
             for n in [1usize, 2, 31, 32, 33, 257, 5000] {
@@ -355,6 +349,7 @@ fn parallelhash_on_the_device_matches_sp800_185() {
     }
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn permutation_kernels_match_the_cpu() {
     let Some(gpu) = shared() else { return };
@@ -383,6 +378,7 @@ fn permutation_kernels_match_the_cpu() {
     }
 }
 
+#[cfg(feature = "research")]
 #[test]
 fn copy_bandwidth_is_measured() {
     let Some(gpu) = shared() else { return };

@@ -84,3 +84,48 @@ fn a_hasher_rejects_bad_arguments_when_a_gpu_exists() {
         Err(GpuError::Unsupported(_))
     ));
 }
+
+#[test]
+fn an_engine_opened_on_demand_routes_once_and_fails_over_without_a_gpu() {
+    use keccakx::engine::{Engine, Fallback};
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let data: Vec<Vec<u8>> = (0..3000usize)
+        .map(|i| (0..i % 300).map(|k| (k * 7 + i) as u8).collect())
+        .collect();
+    let msgs: Vec<&[u8]> = data.iter().map(|m| m.as_slice()).collect();
+    let mut want = vec![0u8; msgs.len() * 32];
+    keccakx::engine::hash_many(&spec, &msgs, 32, &mut want);
+    // A few short messages: the cost model keeps them on the CPU, so the
+    // device is never opened and nothing fails, GPU or not.
+    let routed = GpuEngine::open_on_demand(0);
+    let few = &msgs[..3];
+    let mut out = vec![0xA5u8; few.len() * 32];
+    let mut sides = 0;
+    routed
+        .try_hash_many_beside(&spec, few, 32, &mut out, &mut || sides += 1)
+        .unwrap();
+    assert_eq!((out.as_slice(), sides), (&want[..3 * 32], 1));
+    if devices().is_ok_and(|d| !d.is_empty()) {
+        return; // the rest is about a machine without a GPU
+    }
+    // Everything sent to the GPU: opening fails, as an error value, with
+    // `side` run exactly once; behind the fallback the CPU hashes it.
+    let forced = GpuEngine::open_on_demand(0).with_routing(false);
+    let mut out = vec![0xA5u8; msgs.len() * 32];
+    let mut sides = 0;
+    let e = forced
+        .try_hash_many_beside(&spec, &msgs, 32, &mut out, &mut || sides += 1)
+        .unwrap_err();
+    assert_eq!(sides, 1);
+    assert!(
+        e.message.starts_with("cannot open the GPU"),
+        "{}",
+        e.message
+    );
+    assert!(forced.hasher().is_err());
+    let fb = Fallback::sticky(forced);
+    let mut out = vec![0xA5u8; msgs.len() * 32];
+    fb.hash_many(&spec, &msgs, 32, &mut out);
+    assert!(out == want);
+    assert!(fb.take_error().is_some());
+}

@@ -72,7 +72,7 @@ impl Kernel {
         } else {
             t
         };
-        t.split(|c: char| c == ' ' || c == '.').next().unwrap_or("")
+        t.split([' ', '.']).next().unwrap_or("")
     }
     fn local_accesses(&self) -> usize {
         self.instructions

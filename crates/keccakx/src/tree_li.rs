@@ -336,7 +336,7 @@ impl TreeLi {
 
     /// Absorb more message bytes (any split gives the same digest).
     pub fn update(&mut self, data: &[u8]) {
-        on_cores(|engine| self.update_on(engine, data))
+        engine::on_cores(|engine| self.update_on(engine, data))
     }
 
     /// [`TreeLi::update`] with whole blocks in place on `engine`'s lanes.
@@ -485,7 +485,7 @@ impl TreeLi {
 
     /// End the message; read any amount of output from the reader.
     pub fn finalize_xof(self) -> XofReader {
-        on_cores(|engine| self.finalize_on(engine))
+        engine::on_cores(|engine| self.finalize_on(engine))
     }
 
     /// [`TreeLi::finalize_xof`] with the inner levels on `engine`.
@@ -527,20 +527,7 @@ impl TreeLi {
 /// together ([`engine::hash_many`]). Each inner level is hashed with
 /// [`engine::hash_many`].
 pub fn tree_li(params: &TreeLiParams, msg: &[u8], out: &mut [u8]) -> Result<()> {
-    on_cores(|engine| tree_li_with_engine(engine, params, msg, out))
-}
-
-/// Runs `f` with the current engine on up to [`engine::threads`] cores
-/// (with std; the engine as is without), as [`engine::hash_many`] runs it.
-fn on_cores<R>(f: impl FnOnce(&dyn Engine) -> R) -> R {
-    #[cfg(feature = "std")]
-    {
-        f(&engine::Threads::new(engine::current()))
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        f(engine::current())
-    }
+    engine::on_cores(|engine| tree_li_with_engine(engine, params, msg, out))
 }
 
 /// The one-shot gather buffer, kept per thread between calls where there

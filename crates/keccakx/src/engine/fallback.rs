@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::contract::{BatchHint, Engine, EngineError, LaneSpec};
-use super::select::current;
-use super::threads::Threads;
+use super::select::on_cores;
 
 /// `primary`, with every failed call redone on the CPU (same bytes).
 ///
@@ -56,10 +55,6 @@ impl<E: Engine> Fallback<E> {
         self.failed.load(Ordering::Relaxed)
     }
 
-    fn cpu() -> Threads {
-        Threads::new(current())
-    }
-
     fn record(&self, e: EngineError) {
         self.failed.store(true, Ordering::Relaxed);
         self.error
@@ -85,7 +80,7 @@ impl<E: Engine> Engine for Fallback<E> {
         side: &mut dyn FnMut(),
     ) {
         if self.sticky && self.has_failed() {
-            return Self::cpu().hash_many_beside(spec, inputs, out_len, out, side);
+            return on_cores(|cpu| cpu.hash_many_beside(spec, inputs, out_len, out, side));
         }
         let mut ran = false;
         let r = self
@@ -99,7 +94,7 @@ impl<E: Engine> Engine for Fallback<E> {
             if !ran {
                 side();
             }
-            Self::cpu().hash_many(spec, inputs, out_len, out);
+            on_cores(|cpu| cpu.hash_many(spec, inputs, out_len, out));
         }
     }
     fn batch_hint(&self) -> BatchHint {

@@ -36,6 +36,6 @@ pub use threads::{effective_threads, Threads};
 pub use crate::policy::EngineChoice;
 pub use contract::{Engine, LaneSpec};
 pub use select::{
-    all, available, by_name, current, engine_from_env, for_choice, hash_many, set_engine,
+    all, available, by_name, current, engine_from_env, for_choice, hash_many, on_cores, set_engine,
     set_threads, threads,
 };

@@ -104,6 +104,22 @@ pub fn threads() -> usize {
     policy::get().threads()
 }
 
+/// Run `f` with "the current engine on all cores": [`current`] spread over
+/// up to [`threads`] cores (with std; the engine as is without). The one
+/// place that builds it: [`hash_many`], `EngineRef::Current`, the fallback
+/// wrapper's CPU side, the GPU engine's CPU route and the one-shot modes
+/// all come here; a mode is handed this engine and never builds one.
+pub fn on_cores<R>(f: impl FnOnce(&dyn Engine) -> R) -> R {
+    #[cfg(feature = "std")]
+    {
+        f(&Threads::new(current()))
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        f(current())
+    }
+}
+
 /// Hash many inputs with the current engine, on up to [`threads`] cores
 /// (with std; one core without).
 pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u8]) {
@@ -112,25 +128,15 @@ pub fn hash_many(spec: &LaneSpec, inputs: &[&[u8]], out_len: usize, out: &mut [u
         inputs.len() * out_len,
         "hash_many: output size mismatch"
     );
-    #[cfg(feature = "std")]
-    {
-        Threads::new(current()).hash_many(spec, inputs, out_len, out)
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        current().hash_many(spec, inputs, out_len, out)
-    }
+    on_cores(|e| e.hash_many(spec, inputs, out_len, out))
 }
 
 impl EngineRef {
-    /// Run `f` with the engine.
+    /// Run `f` with the engine ([`on_cores`] for `Current`).
     pub fn with<R>(&self, f: impl FnOnce(&dyn Engine) -> R) -> R {
         match self {
             EngineRef::Shared(e) => f(&**e),
-            #[cfg(feature = "std")]
-            EngineRef::Current => f(&Threads::new(current())),
-            #[cfg(not(feature = "std"))]
-            EngineRef::Current => f(current()),
+            EngineRef::Current => on_cores(f),
         }
     }
 }

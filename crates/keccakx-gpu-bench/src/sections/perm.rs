@@ -1,14 +1,13 @@
-//! `perm`: Keccak-f[1600] permutations/s of every permutation kernel,
+//! `perm`: Keccak-f\[1600\] permutations/s of every permutation kernel,
 //! against the ALU bound.
 
 use std::collections::HashMap;
 
 use keccakx_gpu::{perm_reference, PermKernel};
 
-use super::Ctx;
-use crate::measure::{check, fail};
+use super::context::Ctx;
+use crate::measure::{check, fail, INSTR_PER_ROUND};
 use crate::report::{obj, Deadline, Report, J};
-use crate::INSTR_PER_ROUND;
 
 pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
     let gpu = &cx.gpu;

@@ -3,11 +3,11 @@
 //! kernel against one thread per message for few long messages (64 KiB,
 //! 64 .. 16384 of them: where `Auto` should switch).
 
-use keccakx::engine::{current, Engine, LaneSpec};
+use keccakx::engine::{current, LaneSpec};
 use keccakx_gpu::{BatchKernel, InputPath, Layout, PipelineStats};
 
-use super::Ctx;
-use crate::measure::{best_of, check, cpu, fail, fill, gbs};
+use super::context::Ctx;
+use crate::measure::{best_of, check, fail, fill, gbs};
 use crate::report::{obj, Deadline, Report, J};
 
 /// SHA3-256 batches of `len`-byte messages: device-resident, host-fed
@@ -21,7 +21,9 @@ fn batch_row(cx: &Ctx, r: &mut Report, len: usize, count: usize) -> J {
     let reps = if cx.quick { 2 } else { 3 };
     // The CPU peer; its digests are the reference.
     let mut want = vec![0u8; count * 32];
-    let cpu_s = best_of(reps, || cpu().hash_many(&sha3, &msgs, 32, &mut want));
+    let cpu_s = best_of(reps, || {
+        keccakx::engine::hash_many(&sha3, &msgs, 32, &mut want)
+    });
     let mut spot = [0u8; 32];
     sha3.hash_one(msgs[count / 2], &mut spot);
     check(
@@ -81,7 +83,7 @@ fn device_resident(
         .alloc_zeros(count * 32)
         .unwrap_or_else(|e| fail("alloc", e));
     let kernels: &[BatchKernel] = if len == 64 {
-        &BatchKernel::ALL
+        BatchKernel::ALL
     } else {
         &[
             BatchKernel::Auto,
@@ -254,7 +256,7 @@ fn warp_crossover(cx: &Ctx, r: &mut Report) {
     fill(&mut host, 0x3A11);
     let msgs: Vec<&[u8]> = host.chunks(len).collect();
     let mut want = vec![0u8; top * 32];
-    cpu().hash_many(&sha3, &msgs, 32, &mut want);
+    keccakx::engine::hash_many(&sha3, &msgs, 32, &mut want);
     let d_data = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
     drop(msgs);
     drop(host);

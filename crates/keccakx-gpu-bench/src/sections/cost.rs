@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use keccakx::engine::{current, Engine, LaneSpec};
+use keccakx::engine::{current, LaneSpec};
 use keccakx_gpu::{CostModel, Layout};
 
-use super::Ctx;
-use crate::measure::{best_of, check, cpu, fail, fill};
+use super::context::Ctx;
+use crate::measure::{best_of, check, fail, fill};
 use crate::report::{obj, Deadline, Report, J};
 
 /// The cost model's constants, measured, and the host-fed crossover.
@@ -96,7 +96,7 @@ fn measured_model(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> CostModel {
     fill(&mut host, 99);
     let msgs: Vec<&[u8]> = host.chunks(len).collect();
     let mut want = vec![0u8; n * 32];
-    let cpu_s = best_of(3, || cpu().hash_many(sha3, &msgs, 32, &mut want));
+    let cpu_s = best_of(3, || keccakx::engine::hash_many(sha3, &msgs, 32, &mut want));
     let d = gpu.upload(&host).unwrap_or_else(|e| fail("upload", e));
     let mut got = vec![0u8; n * 32];
     let lay = Layout::Uniform {
@@ -166,7 +166,7 @@ fn feed_cost(cx: &Ctx, sha3: &LaneSpec, call_s: f64) -> (f64, f64) {
                 .unwrap_or_else(|e| fail("feed cost", e))
         });
         let mut want = vec![0u8; n * 32];
-        cpu().hash_many(sha3, &ms, 32, &mut want);
+        keccakx::engine::hash_many(sha3, &ms, 32, &mut want);
         check(&format!("cost: host-fed {len} B x {n}"), &got, &want);
         let k = 1.0 + CostModel::first_chunk_share(n, len * n);
         eq.push((k * n as f64, k * (len * n) as f64, (w - call_s).max(0.0)));
@@ -213,7 +213,9 @@ fn crossover(cx: &Ctx, sha3: &LaneSpec, model: &CostModel, dl: Deadline) -> (Vec
             let mut want = vec![0u8; count * 32];
             let mut got = vec![0u8; count * 32];
             let reps = if len * count < (16 << 20) { 5 } else { 3 };
-            let c = best_of(reps, || cpu().hash_many(sha3, &ms, 32, &mut want));
+            let c = best_of(reps, || {
+                keccakx::engine::hash_many(sha3, &ms, 32, &mut want)
+            });
             let g = best_of(reps, || {
                 gpu.hash_many(sha3, &ms, 32, &mut got)
                     .unwrap_or_else(|e| fail("crossover", e))

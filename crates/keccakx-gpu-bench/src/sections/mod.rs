@@ -3,27 +3,15 @@
 //! host-to-device figure).
 
 mod batch;
+mod context;
 mod copy;
 mod cost;
 mod perm;
 mod tree_modes;
 mod treeli;
 
-use std::sync::Arc;
-
-use keccakx_gpu::GpuHasher;
-
 use crate::report::Report;
-
-/// What later sections need from earlier ones.
-pub(crate) struct Ctx {
-    pub gpu: Arc<GpuHasher>,
-    pub quick: bool,
-    pub cores: usize,
-    pub h2d: f64,
-    /// The ALU bound for 24-round Keccak-f[1600], permutations/s.
-    pub alu24: Option<f64>,
-}
+pub(crate) use context::Ctx;
 
 /// Every section `only` allows (all without it), each given its deadline.
 pub(crate) fn run_all(cx: &mut Ctx, r: &mut Report, only: Option<&str>) {

@@ -3,7 +3,7 @@
 use keccakx::tree_li::TreeLiParams;
 use keccakx_gpu::GpuEngine;
 
-use super::Ctx;
+use super::context::Ctx;
 use crate::measure::{best_of, check, fail, fill, gbs};
 use crate::report::{obj, Deadline, Report, J};
 

@@ -1,6 +1,6 @@
 //! `copy`: host-to-device and device-to-host bandwidth (pinned).
 
-use super::Ctx;
+use super::context::Ctx;
 use crate::measure::fail;
 use crate::report::{obj, Report};
 
@@ -29,7 +29,7 @@ pub(super) fn run(cx: &mut Ctx, r: &mut Report) {
     r.set(
         "copy",
         obj![
-            ("bytes", bytes as usize),
+            ("bytes", bytes),
             ("h2d_bytes_per_s", h2d),
             ("d2h_bytes_per_s", d2h),
             ("host_fill_pinned_wc_bytes_per_s", fill),

@@ -3,7 +3,7 @@
 //! CPU peer measured in the same run on the same machine:
 //!
 //! 1. `copy`: host-to-device / device-to-host bandwidth (pinned);
-//! 2. `perm`: Keccak-f[1600] permutations/s, 24 and 12 rounds, the fast
+//! 2. `perm`: Keccak-f\[1600\] permutations/s, 24 and 12 rounds, the fast
 //!    kernels and the 2011 paper's 25-threads-per-state kernel, against the
 //!    ALU bound from the device's SM count and clock;
 //! 3. `batch`: SHA3-256 of 64 B, 1 KiB and 64 KiB messages: device-resident
@@ -49,13 +49,10 @@ use keccakx_gpu::{device_details, devices, nvrtc_version, DeviceDetails, GpuHash
 
 use args::Args;
 use measure::fail;
+use measure::INSTR_PER_ROUND;
 use report::{obj, Report};
 use sections::Ctx;
 
-/// Integer instructions per Keccak-f[1600] round in the ceiling model
-/// (../shared/GPU.md: LOP3 for chi/theta, two funnel shifts per 64-bit
-/// rotation, about 180 per round; the sm_90 SASS has 193.7, docs/gpu.md).
-pub(crate) const INSTR_PER_ROUND: f64 = 180.0;
 /// 32-bit integer operations per SM per clock (Hopper, Ampere: 64).
 const INT_OPS_PER_SM_CLOCK: f64 = 64.0;
 
@@ -167,7 +164,7 @@ fn start(args: &Args, budget: f64, r: &mut Report) -> Ctx {
     }
 }
 
-/// 24-round Keccak-f[1600] permutations/s the integer ALUs allow at the
+/// 24-round Keccak-f\[1600\] permutations/s the integer ALUs allow at the
 /// peak SM clock; `None` when the driver reports no clock.
 fn alu_bound_24(det: &DeviceDetails) -> Option<f64> {
     let clock_hz = det.clock_khz.map(|k| k as f64 * 1e3);

@@ -4,8 +4,12 @@
 
 use std::time::Instant;
 
-use keccakx::engine::{current, Threads};
 use rayon::prelude::*;
+
+/// Integer instructions per Keccak-f\[1600\] round in the ceiling model
+/// (../shared/GPU.md: LOP3 for chi/theta, two funnel shifts per 64-bit
+/// rotation, about 180 per round; the sm_90 SASS has 193.7, docs/gpu.md).
+pub(crate) const INSTR_PER_ROUND: f64 = 180.0;
 
 /// Fill `buf` with pseudo-random bytes on all cores (xorshift per 1 MiB).
 pub(crate) fn fill(buf: &mut [u8], seed: u64) {
@@ -41,11 +45,6 @@ pub(crate) fn best_of(reps: usize, mut f: impl FnMut()) -> f64 {
             t.elapsed().as_secs_f64()
         })
         .fold(f64::INFINITY, f64::min)
-}
-
-/// The CPU engine on all cores (the peer of every GPU figure).
-pub(crate) fn cpu() -> Threads {
-    Threads::new(current())
 }
 
 pub(crate) fn gbs(bytes: f64, s: f64) -> f64 {
