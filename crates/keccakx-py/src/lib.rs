@@ -10,7 +10,8 @@
 //! `objects` (the Hash and XOF classes), `constructors` (one function per
 //! algorithm and `new`), `alg` (keywords into registry parameters),
 //! `batch` and `gpu` (hash_many), `hazmat` (the tree modes' pieces for
-//! `keccakx.distributed`), `policy` (engine and threads), `buffer` and
+//! `keccakx.distributed`), `merkle` (OpenZeppelin-compatible Merkle
+//! trees), `policy` (engine and threads), `buffer` and
 //! `gil` (input in place, when the GIL is released). A child process made
 //! by `fork()` gets a thread pool of its own (see `register_fork_handler`).
 
@@ -23,6 +24,7 @@ mod constructors;
 mod gil;
 mod gpu;
 mod hazmat;
+mod merkle;
 mod objects;
 mod policy;
 
@@ -103,5 +105,6 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;
     m.add("GIL_RELEASE_MIN", gil::GIL_RELEASE_MIN)?;
     hazmat::register(m)?;
+    merkle::register(m)?;
     Ok(())
 }
