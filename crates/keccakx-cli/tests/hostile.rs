@@ -559,7 +559,7 @@ fn empty_kmac_keys_are_refused_unless_allowed() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o.stderr),
-        "keccakx: -a kmac128: KMAC needs a key (--key-hex or --key-file)\n"
+        "keccakx: -a kmac128: KMAC128 needs --key-hex or --key-file\n"
     );
 }
 

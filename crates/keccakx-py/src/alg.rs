@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use keccakx::registry::{self, AlgorithmInfo, Field, Hasher, Param, Params};
+use keccakx::registry::{self, AlgorithmInfo, Field, Hasher, Params};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -101,10 +101,6 @@ impl Alg {
     /// `hash_many` produces for an XOF when no length is given).
     pub fn default_len(self) -> usize {
         self.0.default_len
-    }
-
-    fn accepts(self, p: Param) -> bool {
-        self.0.accepts(p)
     }
 }
 
@@ -398,8 +394,25 @@ pub struct Meta {
     pub xof: bool,
 }
 
-fn value_error(e: keccakx::Error) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// The keyword that sets `f`: how Python spells a library field.
+fn keyword(f: Field) -> String {
+    KEYWORDS
+        .iter()
+        .find(|k| k.field == f)
+        .map_or("digest_size", |k| k.name)
+        .into()
+}
+
+/// A registry error in Python's words: a missing key is a missing
+/// argument (TypeError, as for any required argument), the rest a
+/// ValueError naming the keywords.
+fn registry_error(fname: &str, e: keccakx::Error) -> PyErr {
+    match e {
+        keccakx::Error::Missing { fields, .. } if fields == [Field::Key] => PyTypeError::new_err(
+            format!("{fname}() missing required argument 'key' (bytes-like)"),
+        ),
+        e => PyValueError::new_err(e.spelled(&keyword)),
+    }
 }
 
 /// The registry's parameters for `req`; `out_len` is bound as the length
@@ -442,22 +455,12 @@ pub fn build(alg: Alg, req: &Req, object: bool) -> PyResult<(Meta, Core)> {
         None => alg.default_len(),
     };
     let info = alg.0;
-    if alg.accepts(Param::Key) && req.params.key.is_none() {
-        return Err(PyTypeError::new_err(format!(
-            "{fname}() missing required argument 'key' (bytes-like)"
-        )));
-    }
-    if info.accepts(Param::Sponge) && req.params.rate.is_none() && req.params.capacity.is_none() {
-        return Err(PyValueError::new_err(
-            "keccak() needs rate= and/or capacity= (in bits; width defaults to 1600)",
-        ));
-    }
     let simple = req.given == 0 && (req.digest_size.is_none() || xof || !info.variable_len);
     let core = match (simple, &tables().protos[index_of(info)]) {
         (true, Some(h)) => h.clone(),
         _ => {
             let params = registry_params(alg, req, out_len);
-            Hasher::new(info.name, &params).map_err(value_error)?
+            Hasher::new(info.name, &params).map_err(|e| registry_error(fname, e))?
         }
     };
     let meta = Meta {

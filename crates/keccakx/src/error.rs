@@ -1,6 +1,14 @@
 //! Errors are values: every invalid parameter a user can pass comes back here.
+//!
+//! The library speaks in fields ([`Field`]), never in a front end's words:
+//! the variants that concern a field carry it, [`Display`](fmt::Display)
+//! names it by [`Field::name`], and a front end words the same error in its
+//! own spelling with [`Error::spelled`] (the CLI `--rate`, Python `rate`).
 
-use core::fmt;
+use alloc::string::String;
+use core::fmt::{self, Write};
+
+use crate::field::Field;
 
 /// What went wrong, worded so a user can act on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,12 +27,68 @@ pub enum Error {
     InvalidSuffix { len: u8 },
     /// A parameter outside its documented range.
     InvalidParameter(&'static str),
+    /// `function` does not take `field`.
+    NotTaken {
+        function: &'static str,
+        field: Field,
+    },
+    /// `function` needs one of `fields` (one field, or either of two).
+    Missing {
+        function: &'static str,
+        fields: &'static [Field],
+    },
+    /// Two fields whose sum breaks `rule` (raw Keccak's rate + capacity and
+    /// width; tree LI's rate + capacity and Keccak-f[1600]).
+    Sum {
+        function: &'static str,
+        parts: [Field; 2],
+        rule: SumRule,
+    },
+    /// `field` of `function` outside `range` (as a user writes it:
+    /// "1..=255", "a multiple of 8 bits in 8..=1592").
+    OutOfRange {
+        function: &'static str,
+        field: Field,
+        range: &'static str,
+    },
+}
+
+/// What the sum of two fields must be ([`Error::Sum`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SumRule {
+    /// Equal to another field (rate + capacity = width).
+    EqualsField(Field),
+    /// Exactly this many bits.
+    Equals(usize),
+    /// At most this many bits (larger than any Keccak width otherwise).
+    AtMost(usize),
 }
 
 pub type Result<T> = core::result::Result<T, Error>;
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Error {
+    /// The message, with every field spelled by `spell` (a front end's
+    /// flag or keyword name); [`Display`](fmt::Display) is this with
+    /// [`Field::name`].
+    pub fn spelled(&self, spell: &dyn Fn(Field) -> String) -> String {
+        let mut s = String::new();
+        // Writing into a String cannot fail.
+        let _ = self.write(&mut s, spell);
+        s
+    }
+
+    /// The field the error is about, where it is about one (the first of
+    /// several): for a front end that reports by argument.
+    pub fn field(&self) -> Option<Field> {
+        match self {
+            Error::NotTaken { field, .. } | Error::OutOfRange { field, .. } => Some(*field),
+            Error::Missing { fields, .. } => fields.first().copied(),
+            Error::Sum { parts, .. } => Some(parts[0]),
+            _ => None,
+        }
+    }
+
+    fn write(&self, f: &mut dyn Write, spell: &dyn Fn(Field) -> String) -> fmt::Result {
         match self {
             Error::InvalidWidth(w) => write!(
                 f,
@@ -42,7 +106,83 @@ impl fmt::Display for Error {
                 write!(f, "invalid suffix length {len} bits: at most 7 bits")
             }
             Error::InvalidParameter(msg) => f.write_str(msg),
+            Error::NotTaken { function, field } => {
+                write!(f, "{function} takes no {}", spell(*field))?;
+                not_taken_hint(f, function, *field, spell)
+            }
+            Error::Missing { function, fields } => {
+                write!(f, "{function} needs ")?;
+                for (i, field) in fields.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" and/or ")?;
+                    }
+                    f.write_str(&spell(*field))?;
+                }
+                Ok(())
+            }
+            Error::Sum {
+                function,
+                parts: [a, b],
+                rule,
+            } => {
+                let (a, b) = (spell(*a), spell(*b));
+                match rule {
+                    SumRule::EqualsField(w) => {
+                        write!(f, "{function}: {a} + {b} must equal {}", spell(*w))
+                    }
+                    SumRule::Equals(n) => write!(f, "{function}: {a} + {b} must be {n} bits"),
+                    SumRule::AtMost(n) => write!(
+                        f,
+                        "{function}: {a} + {b} is larger than any Keccak width ({n} bits at most)"
+                    ),
+                }
+            }
+            Error::OutOfRange {
+                function,
+                field,
+                range,
+            } => write!(f, "{function} {} must be {range}", spell(*field)),
         }
+    }
+}
+
+/// What a user of `function` may have meant instead of `field`.
+fn not_taken_hint(
+    f: &mut dyn Write,
+    function: &str,
+    field: Field,
+    spell: &dyn Fn(Field) -> String,
+) -> fmt::Result {
+    use crate::field::Param;
+    let tree = function == crate::tree_li::NAME;
+    match field {
+        Field::Key if tree => write!(f, " (use {} for a key)", spell(Field::Prefix)),
+        Field::Width if tree => f.write_str(" (tree-LI uses Keccak-f[1600])"),
+        Field::Length => f.write_str(" (its output length is fixed)"),
+        _ if tree => Ok(()),
+        _ if field.groups() == [Param::Tree] => write!(
+            f,
+            " ({}, {} and {} are tree-LI parameters)",
+            spell(Field::Degree),
+            spell(Field::Height),
+            spell(Field::Prefix)
+        ),
+        _ if field.groups().contains(&Param::Sponge) => write!(
+            f,
+            " (only raw Keccak takes {}, {}, {}, {} and {})",
+            spell(Field::Rate),
+            spell(Field::Capacity),
+            spell(Field::Width),
+            spell(Field::Rounds),
+            spell(Field::Suffix)
+        ),
+        _ => Ok(()),
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, &|field| String::from(field.name()))
     }
 }
 

@@ -22,6 +22,7 @@ pub mod batch;
 mod chunked;
 pub mod engine;
 mod error;
+pub mod field;
 pub mod fips202;
 mod fixed;
 pub mod hazmat;
@@ -38,7 +39,7 @@ pub mod sp800_185;
 pub mod sponge;
 pub mod tree_li;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, SumRule};
 
 /// Constant-time equality of two byte strings (length is not secret).
 pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {

@@ -5,7 +5,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::engine::LaneSpec;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SumRule};
 use crate::rfc9861::{Kt128, Kt256, TurboShake128, TurboShake256};
 use crate::sp800_185::{
     CShake128, CShake256, Kmac128, Kmac256, ParallelHash128, ParallelHash256, TupleHash128,
@@ -16,87 +16,7 @@ use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
 use crate::tree_li::{TreeLi, TreeLiParams};
 use crate::{fips202, keccak};
 
-/// What parameters a function takes (for `list` and validation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Param {
-    /// `--length`: output bytes (XOFs and L-binding functions).
-    Length,
-    /// `--customization`: the customization string S / C.
-    Customization,
-    /// `--function-name`: cSHAKE's N.
-    FunctionName,
-    /// `--key` / `--key-file`: KMAC's key.
-    Key,
-    /// `--block-size`: ParallelHash's B.
-    BlockSize,
-    /// `--domain`: TurboSHAKE's domain byte.
-    Domain,
-    /// `--rate/--capacity/--width/--rounds/--suffix`: raw Keccak[r, c].
-    Sponge,
-    /// `--degree/--height/--prefix`: tree LI's D, H and P (tree LI also
-    /// takes `--rate/--capacity` for its Keccak[r, c], width 1600).
-    Tree,
-}
-
-/// One field of [`Params`]: what the front ends parse into, and what a
-/// row takes when it takes one of the field's [`Param`] groups. The
-/// front ends' parsers and the registry's checks are all derived from
-/// [`Field::groups`], [`Params::has`] and [`Params::take`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Field {
-    Degree,
-    Height,
-    Prefix,
-    Length,
-    Customization,
-    FunctionName,
-    Key,
-    BlockSize,
-    Domain,
-    Width,
-    Rounds,
-    Suffix,
-    Rate,
-    Capacity,
-}
-
-impl Field {
-    /// Every field, in the order the registry reports the first one a
-    /// function does not take.
-    pub const ALL: [Field; 14] = [
-        Field::Degree,
-        Field::Height,
-        Field::Prefix,
-        Field::Length,
-        Field::Customization,
-        Field::FunctionName,
-        Field::Key,
-        Field::BlockSize,
-        Field::Domain,
-        Field::Width,
-        Field::Rounds,
-        Field::Suffix,
-        Field::Rate,
-        Field::Capacity,
-    ];
-
-    /// The parameter groups that take it: a function takes the field when
-    /// it takes any of them (raw Keccak and tree LI both take a rate and
-    /// a capacity).
-    pub fn groups(self) -> &'static [Param] {
-        match self {
-            Field::Degree | Field::Height | Field::Prefix => &[Param::Tree],
-            Field::Length => &[Param::Length],
-            Field::Customization => &[Param::Customization],
-            Field::FunctionName => &[Param::FunctionName],
-            Field::Key => &[Param::Key],
-            Field::BlockSize => &[Param::BlockSize],
-            Field::Domain => &[Param::Domain],
-            Field::Width | Field::Rounds | Field::Suffix => &[Param::Sponge],
-            Field::Rate | Field::Capacity => &[Param::Sponge, Param::Tree],
-        }
-    }
-}
+pub use crate::field::{Field, Param};
 
 /// One entry of the table.
 #[derive(Clone, Copy, Debug)]
@@ -476,25 +396,19 @@ pub struct Hasher {
     inner: Inner,
 }
 
-fn unsupported(p: Param) -> Error {
-    Error::InvalidParameter(match p {
-        Tree => "--degree, --height and --prefix are tree-li parameters",
-        Length => "this algorithm has a fixed output length; --length is not accepted",
-        Customization => "this algorithm takes no customization string",
-        FunctionName => "this algorithm takes no function name",
-        Key => "this algorithm takes no key",
-        BlockSize => "this algorithm takes no block size",
-        Domain => "this algorithm takes no domain byte",
-        Sponge => {
-            "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix"
-        }
-    })
-}
-
 impl AlgorithmInfo {
     /// Whether it takes parameter `p`.
     pub fn accepts(&self, p: Param) -> bool {
         self.params.contains(&p)
+    }
+
+    /// Its name in the library's messages: the standards' name, tree LI's
+    /// as its documents write it.
+    pub fn function_name(&self) -> &'static str {
+        match self.construction {
+            Construction::TreeLi => crate::tree_li::NAME,
+            _ => self.display,
+        }
     }
 
     /// Whether it takes `rate`/`capacity` (raw Keccak and tree LI).
@@ -521,19 +435,11 @@ impl AlgorithmInfo {
 }
 
 /// The error for a field the row `info` does not take.
-fn not_taken(info: &AlgorithmInfo, f: Field) -> Error {
-    if info.accepts(Tree) {
-        return Error::InvalidParameter(match f {
-            Field::Customization => "tree-LI takes no --customization",
-            Field::FunctionName => "tree-LI takes no --function-name",
-            Field::Key => "tree-LI takes no --key-hex/--key-file (use --prefix for a key)",
-            Field::Domain => "tree-LI takes no --domain",
-            Field::Width => "tree-LI takes no --width (tree-LI uses Keccak-f[1600])",
-            Field::Rounds => "tree-LI takes no --rounds",
-            _ => "tree-LI takes no --suffix",
-        });
+fn not_taken(info: &AlgorithmInfo, field: Field) -> Error {
+    Error::NotTaken {
+        function: info.function_name(),
+        field,
     }
-    unsupported(f.groups()[0])
 }
 
 impl Hasher {
@@ -548,9 +454,10 @@ impl Hasher {
         let out_len = params.length.unwrap_or(info.default_len);
         let cust = &params.customization[..];
         let key = || -> Result<&[u8]> {
-            params.key.as_deref().ok_or(Error::InvalidParameter(
-                "KMAC needs a key (--key-hex or --key-file)",
-            ))
+            params.key.as_deref().ok_or(Error::Missing {
+                function: info.function_name(),
+                fields: &[Field::Key],
+            })
         };
         let block = || params.block_size.unwrap_or(8192);
         use Construction as C;
@@ -740,19 +647,26 @@ impl Hasher {
     }
 }
 
+/// Raw Keccak's name in messages.
+const RAW_KECCAK: &str = "raw Keccak[r, c]";
+
 /// Raw Keccak[r, c]'s (rate, width) in bits; None when neither the rate
 /// nor the capacity is given.
 fn raw_rate_width(p: &Params) -> Result<Option<(usize, usize)>> {
     Ok(Some(match (p.rate, p.capacity, p.width) {
         (Some(r), Some(c), w) => {
             // Sizes come from users (CLI, Python): r + c may overflow.
-            let sum = r.checked_add(c).ok_or(Error::InvalidParameter(
-                "--rate + --capacity is larger than any Keccak width (1600 bits at most)",
-            ))?;
+            let sum = r.checked_add(c).ok_or(Error::Sum {
+                function: RAW_KECCAK,
+                parts: [Field::Rate, Field::Capacity],
+                rule: SumRule::AtMost(1600),
+            })?;
             if w.is_some_and(|w| w != sum) {
-                return Err(Error::InvalidParameter(
-                    "--rate + --capacity must equal --width",
-                ));
+                return Err(Error::Sum {
+                    function: RAW_KECCAK,
+                    parts: [Field::Rate, Field::Capacity],
+                    rule: SumRule::EqualsField(Field::Width),
+                });
             }
             (r, sum)
         }
@@ -771,9 +685,10 @@ fn raw_rate_width(p: &Params) -> Result<Option<(usize, usize)>> {
 
 fn raw_params(p: &Params) -> Result<SpongeParams> {
     let Some((rate, width)) = raw_rate_width(p)? else {
-        return Err(Error::InvalidParameter(
-            "raw keccak needs --rate and/or --capacity (bits)",
-        ));
+        return Err(Error::Missing {
+            function: RAW_KECCAK,
+            fields: &[Field::Rate, Field::Capacity],
+        });
     };
     let rounds = match p.rounds {
         Some(r) => r,
@@ -1034,7 +949,7 @@ mod tests {
                     ..Default::default()
                 }
             ),
-            "tree-LI takes no --rounds"
+            "tree-LI takes no rounds"
         );
         assert!(err(
             "tree-li",
@@ -1043,7 +958,7 @@ mod tests {
                 ..Default::default()
             }
         )
-        .contains("--width"));
+        .contains("takes no width"));
         assert!(err(
             "tree-li",
             Params {
@@ -1051,7 +966,7 @@ mod tests {
                 ..Default::default()
             }
         )
-        .contains("--prefix"));
+        .contains("use prefix for a key"));
         assert!(err(
             "tree-li",
             Params {
@@ -1109,7 +1024,7 @@ mod tests {
                 ..Default::default()
             }
         )
-        .contains("tree-li"));
+        .contains("tree-LI parameters"));
         assert!(err(
             "keccak",
             Params {
@@ -1118,7 +1033,7 @@ mod tests {
                 ..Default::default()
             }
         )
-        .contains("tree-li"));
+        .contains("tree-LI parameters"));
         assert!(err(
             "shake128",
             Params {
@@ -1126,6 +1041,68 @@ mod tests {
                 ..Default::default()
             }
         )
-        .contains("raw `keccak`"));
+        .contains("only raw Keccak takes rate"));
+    }
+
+    /// Every refusal the registry can give names fields, never a front
+    /// end's flag; a front end's spelling reaches every field it names.
+    #[test]
+    fn errors_name_fields_not_flags() {
+        use alloc::format;
+        use alloc::string::{String, ToString};
+        let full = Params {
+            length: Some(7),
+            customization: b"c".to_vec(),
+            function_name: b"n".to_vec(),
+            key: Some(vec![1]),
+            block_size: Some(3),
+            domain: Some(0x1f),
+            width: Some(800),
+            rate: Some(64),
+            capacity: Some(736),
+            rounds: Some(12),
+            suffix: Some(1),
+            degree: Some(2),
+            height: Some(1),
+            prefix: Some(vec![2]),
+        };
+        let flag = |f: Field| format!("--{}", f.name().replace(' ', "-"));
+        let mut seen = 0;
+        for info in list() {
+            for f in Field::ALL {
+                let mut p = Params::default();
+                p.take(f, &full);
+                if info.takes(f) {
+                    continue;
+                }
+                let Err(e) = Hasher::new(info.name, &p) else {
+                    continue; // a length equal to the default is no length
+                };
+                seen += 1;
+                let plain = e.to_string();
+                assert!(!plain.contains("--"), "{}: {plain}", info.name);
+                assert_eq!(e.field(), Some(f), "{}: {plain}", info.name);
+                let spelled = e.spelled(&flag);
+                assert!(spelled.contains(&flag(f)), "{}: {spelled}", info.name);
+            }
+        }
+        assert!(seen > 100, "only {seen} refusals checked");
+        let kmac = Hasher::new("kmac128", &Params::default()).err().unwrap();
+        assert_eq!(kmac.to_string(), "KMAC128 needs key");
+        let raw = Hasher::new("keccak", &Params::default()).err().unwrap();
+        assert_eq!(
+            raw.spelled(&|f| String::from(f.name()) + "="),
+            "raw Keccak[r, c] needs rate= and/or capacity="
+        );
+        let sum = Params {
+            rate: Some(64),
+            capacity: Some(64),
+            width: Some(200),
+            ..Default::default()
+        };
+        assert_eq!(
+            Hasher::new("keccak", &sum).err().unwrap().spelled(&flag),
+            "raw Keccak[r, c]: --rate + --capacity must equal --width"
+        );
     }
 }

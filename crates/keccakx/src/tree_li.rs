@@ -31,12 +31,25 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::engine::{self, BlockJob, Engine, LaneSpec, Strided};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SumRule};
+use crate::field::Field;
 use crate::permutation::{state_from_bytes, state_to_bytes, Parallelism};
 use crate::sponge::{ByteSponge, XofReader};
 
 /// Keccak-f[1600]: tree LI always uses the full 24 rounds.
 const ROUNDS: usize = 24;
+
+/// The mode's name in messages, as its documents write it.
+pub const NAME: &str = "tree-LI";
+
+/// `field` outside `range`, for [`TreeLiParams::validate`].
+fn out_of_range(field: Field, range: &'static str) -> Error {
+    Error::OutOfRange {
+        function: NAME,
+        field,
+        range,
+    }
+}
 
 /// Delimited suffix of a leaf: frame bits `110` (message hop, `1`, inner node).
 pub const SUFFIX_LEAF: u8 = 0x0B;
@@ -121,10 +134,10 @@ impl TreeLiParams {
     /// Check every field; the error names the parameter and its range.
     pub fn validate(&self) -> Result<()> {
         if !(1..=255).contains(&self.degree) {
-            return Err(Error::InvalidParameter("tree-LI degree D must be 1..=255"));
+            return Err(out_of_range(Field::Degree, "1..=255"));
         }
         if self.height > MAX_HEIGHT {
-            return Err(Error::InvalidParameter("tree-LI height H must be 0..=16"));
+            return Err(out_of_range(Field::Height, "0..=16"));
         }
         if leaf_count(self.degree, self.height).is_none() {
             return Err(Error::InvalidParameter(
@@ -132,26 +145,25 @@ impl TreeLiParams {
             ));
         }
         if self.rate_bits.checked_add(self.capacity_bits) != Some(1600) {
-            return Err(Error::InvalidParameter(
-                "tree-LI rate + capacity must be 1600 bits (Keccak-f[1600])",
-            ));
+            return Err(Error::Sum {
+                function: NAME,
+                parts: [Field::Rate, Field::Capacity],
+                rule: SumRule::Equals(1600),
+            });
         }
         if self.rate_bits & 7 != 0 || !(8..=1592).contains(&self.rate_bits) {
-            return Err(Error::InvalidParameter(
-                "tree-LI rate must be a multiple of 8 bits in 8..=1592 (capacity at least 8 bits)",
+            return Err(out_of_range(
+                Field::Rate,
+                "a multiple of 8 bits in 8..=1592 (capacity at least 8 bits)",
             ));
         }
         if let Some(b) = self.block_size {
             if !(1..=MAX_BLOCK_SIZE).contains(&b) {
-                return Err(Error::InvalidParameter(
-                    "tree-LI block size B must be 1..=4294967295 bytes",
-                ));
+                return Err(out_of_range(Field::BlockSize, "1..=4294967295 bytes"));
             }
         }
         if self.prefix.len() > MAX_PREFIX {
-            return Err(Error::InvalidParameter(
-                "tree-LI prefix P must be at most 255 bytes",
-            ));
+            return Err(out_of_range(Field::Prefix, "at most 255 bytes"));
         }
         Ok(())
     }
