@@ -1,7 +1,8 @@
 //! How a command ends: its [`Outcome`] when it ran to the end, or the
 //! [`Error`] that stopped it, and [`exit_status`], the one table from
 //! either to coreutils' exit statuses (0 success, 1 a failed input or a
-//! write error, 2 invalid arguments). A leaf module: every other module
+//! write error, 2 invalid arguments; 3, `verify`'s and `sum --outboard`'s
+//! own, an outboard that cannot be used). A leaf module: every other module
 //! may use it.
 //!
 //! Problems with one input (an unreadable file, a checksum that does not
@@ -44,6 +45,9 @@ pub enum Error {
     /// A reader that went away (`| head`) is not an error: the run ends
     /// quietly with its outcome so far.
     Write(io::Error),
+    /// An outboard that cannot be used: not an outboard, damaged, of
+    /// another file or version, or not matching the trusted digest.
+    Outboard(String),
 }
 
 impl fmt::Display for Error {
@@ -55,6 +59,7 @@ impl fmt::Display for Error {
             Error::Read { what, err } => write!(f, "{what}: {}", cause(err)),
             Error::Gpu(msg) => write!(f, "--backend gpu: {msg}"),
             Error::Write(err) => write!(f, "write error: {}", cause(err)),
+            Error::Outboard(msg) => f.write_str(msg),
         }
     }
 }
@@ -71,6 +76,8 @@ pub fn exit_status(result: &Result<Outcome, Error>) -> u8 {
         Err(Error::Clap(e)) => u8::try_from(e.exit_code()).unwrap_or(2),
         Err(Error::Usage(_) | Error::Params(_)) => 2,
         Err(Error::Read { .. } | Error::Gpu(_) | Error::Write(_)) => 1,
+        // Its own status: the data may be fine, the outboard is not.
+        Err(Error::Outboard(_)) => 3,
     }
 }
 

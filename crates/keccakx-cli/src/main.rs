@@ -20,7 +20,7 @@ use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
-use keccakx_cli::{backend, bench, check, info, merkle, progress, sum};
+use keccakx_cli::{backend, bench, check, info, merkle, outboard, progress, sum, verify};
 
 fn main() -> ExitCode {
     // Kept until the error is reported: progress's last line (with
@@ -41,6 +41,7 @@ fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
         Command::Merkle(args) => merkle::run(args, merkle_where(cli.global.backend)),
+        Command::Verify(args) => verify::run(args),
     }
 }
 
@@ -197,7 +198,6 @@ fn sum_main(
         let mut ctx = check::Context::new(algo, a.algorithm.is_some(), params);
         check::run(&files, &mut ctx, opts, ropts, parallel)
     } else {
-        let batch = backend::batch_for(g.backend, &algo, files.len())?;
         let fmt = sum::Format {
             tag: a.tag,
             zero: a.zero,
@@ -206,6 +206,20 @@ fn sum_main(
             raw: a.raw,
             base64: a.base64,
         };
+        if let Some(path) = &a.outboard {
+            if files.len() != 1 || g.backend == cli::Backend::Gpu {
+                return Err(Error::Usage(
+                    "--outboard: give one input file (hashed on the CPU)".into(),
+                ));
+            }
+            let opts = outboard::SumOutboard {
+                outboard: path,
+                resume: a.resume,
+                checkpoint: a.checkpoint.unwrap_or(outboard::DEFAULT_CHECKPOINT),
+            };
+            return outboard::run(&files[0], &algo, fmt, opts);
+        }
+        let batch = backend::batch_for(g.backend, &algo, files.len())?;
         sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref())
     }
 }

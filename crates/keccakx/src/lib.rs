@@ -29,6 +29,7 @@ pub mod hazmat;
 pub mod keccak;
 #[cfg(feature = "std")]
 pub mod merkle;
+pub mod outboard;
 pub mod permutation;
 pub mod policy;
 pub mod registry;

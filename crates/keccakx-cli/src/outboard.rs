@@ -1,0 +1,310 @@
+//! `keccakx sum --outboard FILE`: hash one file with KT128/KT256 or
+//! ParallelHash and write its outboard (the chunks' chaining values, see
+//! the core's `keccakx::outboard` and docs/outboard.md) as it goes, made
+//! durable at checkpoints; `--resume` continues an interrupted outboard.
+
+use std::ffi::OsStr;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use keccakx::outboard::{chunk_cvs, Algorithm, Builder, Header, OutboardError};
+
+use crate::algo::{Algo, InputMode};
+use crate::error::{Error, Outcome};
+use crate::escape::{os_bytes, quote_os};
+use crate::output::Out;
+use crate::sum::{format_line, Format};
+
+/// Default checkpoint interval: the outboard is flushed and synced to disk
+/// after every this many message bytes (a kill loses at most this much
+/// hashing).
+pub const DEFAULT_CHECKPOINT: u64 = 64 << 20;
+/// Message bytes read per call.
+const READ_LEN: usize = 16 << 20;
+/// Chunks sampled (beside the last one) to check the source is unchanged
+/// before resuming.
+const SAMPLES: u64 = 8;
+
+/// What `sum --outboard` was asked to do.
+pub struct SumOutboard<'a> {
+    pub outboard: &'a Path,
+    pub resume: bool,
+    pub checkpoint: u64,
+}
+
+/// The outboard algorithm of `algo`, or a usage error.
+pub fn outboard_algorithm(algo: &Algo) -> Result<Algorithm, Error> {
+    let alg = Algorithm::from_name(algo.info.name).ok_or_else(|| {
+        Error::Usage(format!(
+            "--outboard: -a {} has no outboard (KT128, KT256 and ParallelHash* have one: \
+             their digest is a final node over per-chunk chaining values)",
+            algo.info.name
+        ))
+    })?;
+    if algo.input != InputMode::Bytes || algo.seek != 0 {
+        return Err(Error::Usage(
+            "--outboard hashes the file as it is, from output byte 0 (no -U, -0 or --seek)".into(),
+        ));
+    }
+    Ok(alg)
+}
+
+fn ob_err(path: &Path, e: OutboardError) -> Error {
+    Error::Outboard(format!("{}: {e}", quote_os(path.as_os_str())))
+}
+
+fn read_err(what: String) -> impl FnOnce(io::Error) -> Error {
+    move |err| Error::Read { what, err }
+}
+
+#[cfg(unix)]
+fn mtime_ns(m: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    (m.mtime() as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(m.mtime_nsec() as u64)
+}
+
+#[cfg(not(unix))]
+fn mtime_ns(_: &std::fs::Metadata) -> u64 {
+    0
+}
+
+/// Read exactly `buf.len()` bytes at `off`.
+pub fn read_at(f: &mut File, off: u64, buf: &mut [u8]) -> io::Result<()> {
+    f.seek(SeekFrom::Start(off))?;
+    f.read_exact(buf)
+}
+
+/// Read up to `buf.len()` bytes (fewer only at the end of the file).
+pub fn read_full(f: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Hash `file` and write its outboard; print the usual line.
+pub fn run(
+    file: &OsStr,
+    algo: &Algo,
+    fmt: Format,
+    opts: SumOutboard<'_>,
+) -> Result<Outcome, Error> {
+    let alg = outboard_algorithm(algo)?;
+    if file == "-" {
+        return Err(Error::Usage(
+            "--outboard needs a file (its length goes into the outboard's header), not standard input"
+                .into(),
+        ));
+    }
+    let qf = quote_os(file);
+    let mut src = File::open(file).map_err(read_err(qf.clone()))?;
+    let meta = src.metadata().map_err(read_err(qf.clone()))?;
+    if !meta.is_file() {
+        return Err(Error::Usage(format!(
+            "--outboard: {qf} is not a regular file"
+        )));
+    }
+    let p = &algo.params;
+    let block = p.block_size.filter(|_| !alg.is_kt());
+    let mut header = Header::new(alg, meta.len(), block, &p.customization)
+        .map_err(|e| ob_err(opts.outboard, e))?;
+    header.source_mtime_ns = mtime_ns(&meta);
+    let cv_len = header.cv_len() as u64;
+    let layout = header.layout();
+    let qo = quote_os(opts.outboard.as_os_str());
+
+    let mut existing = if opts.resume {
+        match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(opts.outboard)
+        {
+            Ok(f) => Some(f),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(read_err(format!("--outboard {qo}"))(e)),
+        }
+    } else {
+        None
+    };
+    // Resume: the CVs already written (whole, rounded down to the last
+    // checkpoint, sampled against the source).
+    let mut builder = None;
+    let mut kept = 0u64;
+    if let Some(f) = existing.as_mut() {
+        if let Some((b, n)) = resume_point(f, &mut src, &header, opts.checkpoint, opts.outboard)? {
+            builder = Some(b);
+            kept = layout.cvs.start + n * cv_len;
+        }
+    }
+    let of = match existing {
+        Some(f) if builder.is_some() => f,
+        _ => File::create(opts.outboard).map_err(read_err(format!("--outboard {qo}")))?,
+    };
+    let werr = |e: io::Error| Error::Read {
+        what: format!("writing --outboard {qo}"),
+        err: e,
+    };
+    of.set_len(kept).map_err(werr)?;
+    let mut w = BufWriter::with_capacity(1 << 20, of);
+    w.seek(SeekFrom::Start(kept)).map_err(werr)?;
+    let mut builder = match builder {
+        Some(b) => b,
+        None => {
+            w.write_all(&header.encode()).map_err(werr)?;
+            // The header is durable before any CV is.
+            w.flush().map_err(werr)?;
+            w.get_ref().sync_data().map_err(werr)?;
+            Builder::new(header.clone()).map_err(|e| ob_err(opts.outboard, e))?
+        }
+    };
+
+    let mut pos = builder.position();
+    src.seek(SeekFrom::Start(pos))
+        .map_err(read_err(qf.clone()))?;
+    let mut buf = vec![
+        0u8;
+        READ_LEN
+            .min(header.message_len.saturating_sub(pos) as usize)
+            .max(1)
+    ];
+    let mut wres: io::Result<()> = Ok(());
+    let mut next_sync = (pos / opts.checkpoint + 1) * opts.checkpoint;
+    loop {
+        let n = read_full(&mut src, &mut buf).map_err(read_err(qf.clone()))?;
+        if n == 0 {
+            break;
+        }
+        builder
+            .update(&buf[..n], &mut |x| {
+                if wres.is_ok() {
+                    wres = w.write_all(x);
+                }
+            })
+            .map_err(|e| Error::Read {
+                what: qf.clone(),
+                err: io::Error::other(e.to_string()),
+            })?;
+        std::mem::replace(&mut wres, Ok(())).map_err(werr)?;
+        pos += n as u64;
+        crate::progress::add_bytes(n);
+        if pos >= next_sync {
+            w.flush().map_err(werr)?;
+            w.get_ref().sync_data().map_err(werr)?;
+            next_sync = (pos / opts.checkpoint + 1) * opts.checkpoint;
+        }
+    }
+    let mut digest = vec![0u8; algo.out_len];
+    builder
+        .finish(
+            &mut |x| {
+                if wres.is_ok() {
+                    wres = w.write_all(x);
+                }
+            },
+            &mut digest,
+        )
+        .map_err(|e| Error::Read {
+            what: qf.clone(),
+            err: io::Error::other(e.to_string()),
+        })?;
+    wres.map_err(werr)?;
+    w.flush().map_err(werr)?;
+    w.get_ref().sync_data().map_err(werr)?;
+    let line = format_line(fmt, algo.display(), &digest, os_bytes(file));
+    let mut out = Out::new();
+    if let Err(s) = out.write(&line).and_then(|_| out.flush()) {
+        return s.into_result(Outcome::Success);
+    }
+    Ok(Outcome::Success)
+}
+
+/// Where an existing outboard lets hashing continue: a builder and the
+/// CVs kept, or None to start over (no usable header or head). An error
+/// when the outboard is of another file, version or parameters, or the
+/// source changed since it was started.
+fn resume_point(
+    of: &mut File,
+    src: &mut File,
+    header: &Header,
+    checkpoint: u64,
+    path: &Path,
+) -> Result<Option<(Builder, u64)>, Error> {
+    let qo = quote_os(path.as_os_str());
+    let rerr = |e: io::Error| Error::Read {
+        what: format!("--outboard {qo}"),
+        err: e,
+    };
+    let have = of.metadata().map_err(rerr)?.len();
+    let layout = header.layout();
+    if have < layout.head.end {
+        return Ok(None); // not even the header and head: start over
+    }
+    let mut hb = vec![0u8; header.encoded_len()];
+    read_at(of, 0, &mut hb).map_err(rerr)?;
+    let old = Header::parse(&hb).map_err(|e| ob_err(path, e))?;
+    if old != *header {
+        let why = if (old.message_len, old.source_mtime_ns)
+            != (header.message_len, header.source_mtime_ns)
+        {
+            "the file changed since the outboard was started (its size or modification time differs)"
+        } else {
+            "the outboard was started with another algorithm or parameters"
+        };
+        return Err(Error::Outboard(format!(
+            "--resume {qo}: {why}; start over without --resume"
+        )));
+    }
+    let cv = header.cv_len() as u64;
+    let chunk = header.chunk_len;
+    let whole = if header.algorithm.is_kt() {
+        layout.cv_count
+    } else {
+        header.message_len / chunk
+    };
+    let mut n = ((have - layout.cvs.start) / cv).min(whole);
+    // Only what a checkpoint made durable is trusted.
+    let per_checkpoint = (checkpoint / chunk).max(1);
+    n = n / per_checkpoint * per_checkpoint;
+    let mut head = vec![0u8; (layout.head.end - layout.head.start) as usize];
+    read_at(of, layout.head.start, &mut head).map_err(rerr)?;
+    let mut cvs = vec![0u8; (n * cv) as usize];
+    read_at(of, layout.cvs.start, &mut cvs).map_err(rerr)?;
+    // The source still holds what was hashed: its head, and a sample of
+    // chunks (the last one kept, and a few spread over the rest).
+    let serr = |e: io::Error| Error::Read {
+        what: "reading the source to resume".into(),
+        err: e,
+    };
+    let mut sh = vec![0u8; head.len()];
+    read_at(src, 0, &mut sh).map_err(serr)?;
+    let mut changed = sh != head;
+    let first = layout.first_cv_chunk;
+    let mut samples: Vec<u64> = (0..SAMPLES).map(|k| k * n / SAMPLES).collect();
+    samples.push(n.saturating_sub(1));
+    samples.dedup();
+    let mut data = vec![0u8; chunk as usize];
+    let mut got = vec![0u8; cv as usize];
+    for k in samples.into_iter().filter(|_| n > 0) {
+        let i = first + k;
+        read_at(src, i * chunk, &mut data).map_err(serr)?;
+        chunk_cvs(header, i, &data, &mut got).map_err(|e| ob_err(path, e))?;
+        changed |= got[..] != cvs[(k * cv) as usize..((k + 1) * cv) as usize];
+    }
+    if changed {
+        return Err(Error::Outboard(format!(
+            "--resume {qo}: the file's content differs from what the outboard recorded \
+             (it changed, or the outboard is of another file); start over without --resume"
+        )));
+    }
+    let b = Builder::resume(header.clone(), &head, &cvs).map_err(|e| ob_err(path, e))?;
+    Ok(Some((b, n)))
+}
