@@ -48,7 +48,7 @@ def test_forked_children_never_hang_while_the_parent_hashes_in_threads():
     # cores. With the parent's pool in the child, a child blocked forever
     # on a lock held at the moment of the fork: 1 in 30-180 on a many-core
     # machine; on two cores, with a pool of 64 threads (preempted while
-    # holding their locks), 5-6 in 500.
+    # holding their locks), 3-6 in 500 in five runs.
     out = run_isolated(
         """
         import os, sys, threading, time, hashlib

@@ -25,10 +25,10 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::alg::{build, int_param, registry_params, Alg, Req, MAX_LEN};
 use crate::buffer::{has_buffer, type_name, Input, Rows};
+use crate::gil::PIECE_BYTES;
 
-/// A piece of the batch ends after this many input bytes ...
-const PIECE_BYTES: usize = 32 << 20;
-/// ... or this many messages (bounds the per-piece slice table).
+/// A piece of the batch ends after `PIECE_BYTES` input bytes or this many
+/// messages (bounds the per-piece slice table).
 const PIECE_MESSAGES: usize = 1 << 16;
 /// At most this many entries are reserved from a `__len__` up front; a
 /// longer iterable grows the table as items arrive.

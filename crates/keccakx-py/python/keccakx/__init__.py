@@ -145,7 +145,9 @@ def file_digest(fileobj, name, /, *, progress=None, _bufsize: int = 1 << 20, **p
     ``progress``, if given, is called as ``progress(done, total)`` after
     every piece read: ``done`` bytes hashed so far, ``total`` the file's
     size when it is known (a regular file), else None. An exception it
-    raises stops the hashing and propagates.
+    raises, or Ctrl-C, stops the hashing and propagates. A file object not
+    open for binary reading (text mode, ``"ab"``, ``io.StringIO``) is a
+    ValueError, as with hashlib.
     """
     if progress is not None and not callable(progress):
         raise TypeError("file_digest(): progress must be a callable progress(done, total) or None")
@@ -301,14 +303,20 @@ def hash_many(messages, name, digest_size=None, *, progress=None, **params):
 
     ``messages`` is a sequence of bytes-like objects (any lengths), or a 2-D
     uint8/int8 NumPy array (or a CPU tensor with DLPack) with one message per
-    row. ``name`` and ``**params`` are as for :func:`new`; ``digest_size``
+    row, read through its strides (a broadcast or sliced array is not
+    copied). Items of a list or tuple are read in place; items of any other
+    iterable (a generator refilling one buffer) are copied as they are
+    yielded, unless they are ``bytes``. A single buffer (``bytes``, ``mmap``,
+    ...) is a TypeError, and so is an array of dtype object (its bytes are
+    addresses); a 1-D object array is a sequence of messages. ``name`` and ``**params`` are as for :func:`new`; ``digest_size``
     is the output length (default: the function's; for XOFs the number of
     bytes to squeeze). For TupleHash each message is a one-element tuple.
 
     Runs with the GIL released on all cores (limit with ``set_threads(n)``),
-    in pieces of about 32 MiB; ``progress``, if given, is called between
-    pieces as ``progress(done_bytes, total_bytes)`` (input bytes). An
-    exception it raises, or Ctrl-C, stops the batch and propagates. Sizes
+    in pieces of about 32 MiB (a longer message is streamed in pieces of its
+    own); ``progress``, if given, is called between pieces as
+    ``progress(done_bytes, total_bytes)`` (input bytes). An exception it
+    raises, or Ctrl-C, stops the batch and propagates; nothing is returned. Sizes
     that cannot fit in memory raise MemoryError.
 
     A 2-D uint8 array in GPU memory (CuPy, a PyTorch CUDA tensor, anything

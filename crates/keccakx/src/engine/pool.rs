@@ -75,3 +75,46 @@ pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::sync::Arc;
+    use core::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn after_forget_the_own_pool_runs_the_jobs() {
+        // In this process the "parent's" pool is alive, but after the call
+        // it is never used again: jobs go to a pool built here, and a
+        // second call (a fork of the fork) builds another.
+        for _ in 0..2 {
+            forget_pool_after_fork();
+            assert!(current_num_threads() >= 1);
+            let done = Arc::new(AtomicUsize::new(0));
+            let mut spawned = 0;
+            for _ in 0..8 {
+                let d = Arc::clone(&done);
+                spawned += spawn(move || {
+                    d.fetch_add(1, Ordering::SeqCst);
+                }) as usize;
+            }
+            let t0 = std::time::Instant::now();
+            while done.load(Ordering::SeqCst) < spawned {
+                assert!(t0.elapsed() < std::time::Duration::from_secs(10));
+                std::thread::yield_now();
+            }
+            assert_eq!(spawned, 8);
+            assert!(own_pool_runs_code());
+        }
+    }
+
+    /// An own pool was built, and code installed in it runs on its threads.
+    fn own_pool_runs_code() -> bool {
+        let own = OWN.load(Ordering::Acquire);
+        // SAFETY: non-null values are leaked pools, never freed.
+        !own.is_null()
+            && unsafe { &*own }
+                .install(rayon::current_thread_index)
+                .is_some()
+    }
+}
