@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
-use keccakx::engine::{Engine, Fallback, Threads};
+use keccakx::engine::{Engine, Fallback};
 use keccakx::merkle::{self, json, LeafKind, MerkleError, MerkleTree, Value};
 
 use crate::error::{Error, Outcome};
@@ -151,7 +151,7 @@ pub fn run(a: &MerkleArgs, backend: Where) -> Result<Outcome, Error> {
 
 /// The engine: the CPU's on all allowed cores, or a GPU.
 fn engine(backend: Where, leaves: usize) -> Result<Box<dyn Engine>, Error> {
-    let cpu = || Box::new(Threads::new(keccakx::engine::current())) as Box<dyn Engine>;
+    let cpu = || Box::new(keccakx::engine::all_cores()) as Box<dyn Engine>;
     let gpu = || keccakx_gpu::GpuEngine::new(0).map_err(|e| e.to_string());
     match backend {
         Where::Cpu => Ok(cpu()),

@@ -112,12 +112,20 @@ pub fn threads() -> usize {
 pub fn on_cores<R>(f: impl FnOnce(&dyn Engine) -> R) -> R {
     #[cfg(feature = "std")]
     {
-        f(&Threads::new(current()))
+        f(&all_cores())
     }
     #[cfg(not(feature = "std"))]
     {
         f(current())
     }
+}
+
+/// [`on_cores`]'s engine as a value, for a front end that keeps it (one
+/// that chooses between it and a GPU engine once): [`current`] on up to
+/// [`threads`] cores.
+#[cfg(feature = "std")]
+pub fn all_cores() -> Threads {
+    Threads::new(current())
 }
 
 /// Hash many inputs with the current engine, on up to [`threads`] cores
