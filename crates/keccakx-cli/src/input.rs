@@ -59,6 +59,14 @@ pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8
 }
 
 fn hash_path_inner(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
+    if crate::remote::is_url(path) {
+        return crate::remote::hash_url(path, algo, opts);
+    }
+    hash_local(path, algo, opts)
+}
+
+/// Hash a local file (`-` is standard input).
+pub(crate) fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if path == "-" {
         let stdin = stdio::stdin_checked()?;
         let lock = stdin.lock();

@@ -38,6 +38,7 @@ pub mod output;
 pub mod params;
 pub mod progress;
 pub mod reading;
+pub mod remote;
 pub mod stdio;
 pub mod sum;
 pub mod verify;

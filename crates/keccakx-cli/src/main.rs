@@ -20,7 +20,7 @@ use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
-use keccakx_cli::{backend, bench, check, info, merkle, outboard, progress, sum, verify};
+use keccakx_cli::{backend, bench, check, info, merkle, outboard, progress, remote, sum, verify};
 
 fn main() -> ExitCode {
     // Kept until the error is reported: progress's last line (with
@@ -164,6 +164,12 @@ fn sum_main(
     } else {
         a.files.clone()
     };
+    // URL patterns (s3://b/dir/, s3://b/*.tar) become the objects they name.
+    let (files, listed) = if a.check {
+        (files, Outcome::Success)
+    } else {
+        remote::expand_args(files)
+    };
     if a.raw && files.len() > 1 {
         return Err(Error::Usage(
             "--raw writes one digest's bytes: give one input only".into(),
@@ -220,6 +226,6 @@ fn sum_main(
             return outboard::run(&files[0], &algo, fmt, opts);
         }
         let batch = backend::batch_for(g.backend, &algo, files.len())?;
-        sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref())
+        sum::run(&files, algo, fmt, ropts, parallel, batch.as_ref()).map(|o| o.max(listed))
     }
 }
