@@ -140,6 +140,7 @@ def task_stream_profile(c, path, size):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keccakx", required=True)
+    ap.add_argument("--out", required=True)
     ap.add_argument("--cluster-cli", default=str(Path(sys.executable).parent / "keccakx-cluster"))
     ap.add_argument("--sizes", default="256M,1G", help="sizes of the big files (K/M/G)")
     ap.add_argument("--files", type=int, default=256, help="number of small files")
