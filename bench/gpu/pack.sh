@@ -20,8 +20,10 @@ echo "gpu-pack: building the benchmark, the GPU tests and the CLI (release)"
 cargo build --release -p keccakx-gpu-bench
 cargo build --release -p keccakx-cli
 # The GPU cross-check test executable (the other test files need no GPU),
-# with the comparison kernels (feature `research`) checked too.
-gpu_test=$(cargo test --release -p keccakx-gpu --features research --test gpu_cross --no-run --message-format=json 2>/dev/null |
+# with the comparison kernels (feature `research`) checked too and the
+# kernels' mutation switch compiled in (feature `mutation`, on only under
+# KECCAKX_GPU_MUTATE=1: run-on-gpu.sh's mutation step).
+gpu_test=$(cargo test --release -p keccakx-gpu --features research,mutation --test gpu_cross --no-run --message-format=json 2>/dev/null |
 	python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -107,6 +107,23 @@ step() { # name timeout_s command...
 q() { [ $quick = 1 ] && echo "$1" || echo "$2"; }
 # 1. Every kernel against the CPU (issue 20/21 cross-checks).
 step tests "$(q 90 150)" "$work/tests/gpu_cross" --test-threads=2 $(q "--skip million --skip gib" "")
+# 1b. The same checks with the kernels' mutation switch on (one bit of one
+# lane of every output flipped): every cross-check must fail.
+mutation_check() {
+	local out
+	# (copy_bandwidth_is_measured checks no digest.)
+	out=$(KECCAKX_GPU_MUTATE=1 "$work/tests/gpu_cross" --test-threads=2 --skip million --skip gib 2>&1)
+	local passed
+	passed=$(printf '%s\n' "$out" | grep -E '^test .* \.\.\. ok$' | grep -v copy_bandwidth_is_measured || true)
+	printf '%s\n' "$out" | grep -E '^test result'
+	if [ -n "$passed" ]; then
+		echo "mutation: these checks passed with the mutation switch on:"
+		printf '%s\n' "$passed"
+		return 1
+	fi
+	echo "mutation: every cross-check failed with the mutation switch on"
+}
+step mutation "$(q 60 120)" mutation_check
 # 2. The CLI: --backend gpu and auto against --backend cpu on many small files.
 cli_check() {
 	local d
@@ -121,9 +138,14 @@ cli_check() {
 	local ok=0
 	for a in sha3-256 shake128 keccak-256 turboshake128; do
 		"$work/bin/keccakx" sum --backend cpu -a "$a" "$d"/* > "$d.cpu" 2>&1
-		# gpu: every chunk on the GPU; auto: chunks routed by the cost model.
-		for b in gpu auto; do
-			"$work/bin/keccakx" sum --backend $b -a "$a" "$d"/* > "$d.gpu" 2>&1
+		# gpu: every chunk on the GPU; auto: chunks routed by the cost model;
+		# auto-gpu: auto with the model told the CPU is a million times
+		# slower and GPU threads never limit, so that every chunk takes the
+		# routed GPU path whole (keccakx-gpu's cost.rs tests that value).
+		for b in gpu auto auto-gpu; do
+			local cost=${KECCAKX_GPU_COST:-}
+			[ $b = auto-gpu ] && cost=cpu_mblocks_per_core=0.000001,thread_kblocks=1000000000
+			KECCAKX_GPU_COST=$cost "$work/bin/keccakx" sum --backend ${b%-gpu} -a "$a" "$d"/* > "$d.gpu" 2>&1
 			local rc=$?
 			if [ $rc -ne 0 ]; then
 				echo "cli $a: --backend $b exited $rc: $(grep -m1 'keccakx:' "$d.gpu")"

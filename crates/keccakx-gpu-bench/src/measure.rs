@@ -50,3 +50,18 @@ pub(crate) fn best_of(reps: usize, mut f: impl FnMut()) -> f64 {
 pub(crate) fn gbs(bytes: f64, s: f64) -> f64 {
     bytes / s / 1e9
 }
+
+/// Fill a device output buffer with 0xA5 before a kernel's checked run, so
+/// that a kernel writing nothing cannot pass on the digests an earlier
+/// kernel left there.
+pub(crate) fn poison(
+    gpu: &keccakx_gpu::GpuHasher,
+    d: &mut keccakx_gpu::cudarc::driver::CudaSlice<u8>,
+) {
+    let stream = gpu.stream();
+    let host = vec![0xA5u8; d.len()];
+    stream
+        .memcpy_htod(&host, d)
+        .and_then(|()| stream.synchronize())
+        .unwrap_or_else(|e| fail("poisoning the output buffer", e));
+}

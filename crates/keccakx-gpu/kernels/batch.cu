@@ -138,14 +138,14 @@ KX_DEV void kx_store_block(const typename L::T* a, const KxBatchJob& j, kx_u64 i
     if ((((kx_u64)p | count) & 7) == 0) {
 #pragma unroll
         for (int w = 0; w < 25; ++w)
-            if ((kx_u32)(8 * w) < count) *(kx_u64*)(p + 8 * w) = L::to64(a[w]);
+            if ((kx_u32)(8 * w) < count) *(kx_u64*)(p + 8 * w) = KX_MUTATE_LANE(L::to64(a[w]), w, q);
     } else {
         // Word by word from the registers (a local array indexed by b >> 3
         // would live in local memory: 200 bytes of stack per thread).
 #pragma unroll
         for (int w = 0; w < 25; ++w) {
             if ((kx_u32)(8 * w) < count) {
-                const kx_u64 v = L::to64(a[w]);
+                const kx_u64 v = KX_MUTATE_LANE(L::to64(a[w]), w, q);
                 const kx_u32 left = count - 8 * w;
                 const kx_u32 n = left < 8 ? left : 8;
                 for (kx_u32 b = 0; b < n; ++b) p[8 * w + b] = (unsigned char)(v >> (8 * b));

@@ -62,6 +62,18 @@ KX_DEV kx_u32 kx_mulhi(kx_u32 a, kx_u32 b) { return (kx_u32)(((kx_u64)a * b) >> 
 KX_DEV kx_u32 kx_xor3(kx_u32 a, kx_u32 b, kx_u32 c) { return a ^ b ^ c; }
 #endif
 
+// The test-only mutation switch: with KX_MUTATE defined (the emulation
+// tests under KECCAKX_GPU_MUTATE=1, and NVRTC builds of the crate's
+// `mutation` feature under the same variable) every kernel flips bit 0 of
+// lane 0 of each message's first output block (and of each permutation
+// result), so that every cross-check of the kernels' output must fail.
+// The product never defines it: the macro is then the identity.
+#ifdef KX_MUTATE
+#define KX_MUTATE_LANE(v, lane, q) ((v) ^ (kx_u64)((lane) == 0 && (q) == 0))
+#else
+#define KX_MUTATE_LANE(v, lane, q) (v)
+#endif
+
 // Powers of two for the IMAD rotations, read from constant memory: ptxas
 // cannot know them, so it cannot turn the multiplies back into shifts.
 KX_CONSTANT kx_u32 kx_pow2[32] = {

@@ -70,7 +70,7 @@ KX_DEV void kx_paper_store_lane(const kx_u64* A, const KxBatchJob& j, kx_u64 i, 
     const kx_u64 start = q * (kx_u64)rate;
     const kx_u64 left = (kx_u64)j.out_len - start;
     const kx_u32 count = left < rate ? (kx_u32)left : rate;
-    const kx_u64 v = A[l];
+    const kx_u64 v = KX_MUTATE_LANE(A[l], l, q);
     unsigned char* p = (unsigned char*)j.out + i * (kx_u64)j.out_len + start;
     for (kx_u32 b = 8 * l; b < count && b < 8 * l + 8; ++b) p[b] = (unsigned char)(v >> (8 * (b - 8 * l)));
 }
@@ -123,7 +123,7 @@ extern "C" __global__ void __launch_bounds__(KX_PAPER_THREADS) kx_paper_perm(kx_
     if (l == 0 && st < nstates) {
         kx_u64 acc = 0;
         for (int q = 0; q < 25; ++q) acc ^= A[s][q];
-        out[st] = acc;
+        out[st] = KX_MUTATE_LANE(acc, 0, 0);
     }
 }
 

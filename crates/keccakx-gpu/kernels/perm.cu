@@ -28,7 +28,7 @@ KX_DEV void kx_perm_bench(kx_u64* out, kx_u32 iters, kx_u64 nstates) {
     kx_u64 acc = 0;
 #pragma unroll
     for (int q = 0; q < 25; ++q) acc ^= L::to64(a[q]);
-    out[s] = acc;
+    out[s] = KX_MUTATE_LANE(acc, 0, 0);
 }
 
 #define KX_PERM_ENTRY(name, L, R)                                                               \

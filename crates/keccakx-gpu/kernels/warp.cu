@@ -240,6 +240,7 @@ KX_DEV void kx_warp_store_lane(kx_u32 l, const KxBatchJob& j, kx_u64 i, kx_u64 q
     const kx_u32 wb = 8 * l;
     if (l >= 25 || wb >= count) return;
     unsigned char* p = (unsigned char*)j.out + i * (kx_u64)j.out_len + start + wb;
+    lo = (kx_u32)KX_MUTATE_LANE((kx_u64)lo, l, q);
     const kx_u32 have = count - wb;
     if (have >= 8 && ((kx_u64)p & 7) == 0) {
         *(kx_u64*)p = ((kx_u64)hi << 32) | lo;

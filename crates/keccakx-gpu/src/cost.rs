@@ -280,6 +280,24 @@ mod tests {
         assert!(!m.prefers_gpu(&sha3(), 0, 0, 32, 16));
     }
 
+    /// A CPU a million times slower and GPU threads that never limit.
+    const AUTO_GPU: &str = "cpu_mblocks_per_core=0.000001,thread_kblocks=1000000000";
+
+    #[test]
+    fn a_crippled_cpu_rate_sends_every_batch_to_the_gpu() {
+        // What the GPU run's CLI check sets to force `--backend auto` onto
+        // the GPU route (bench/gpu/run-on-gpu.sh, auto-gpu): the mixed files
+        // of that check, in any chunk, go to the GPU whole.
+        let mut m = CostModel::default();
+        m.apply(AUTO_GPU);
+        let sizes = [0usize, 1, 63, 64, 135, 136, 137, 1000, 4096, 70000];
+        let data = vec![7u8; 70000];
+        for n in [17usize, 100, 3000] {
+            let files: Vec<&[u8]> = (0..n).map(|i| &data[..sizes[i % sizes.len()]]).collect();
+            assert_eq!(m.route(&sha3(), &files, 32, 16), Route::Gpu, "{n} files");
+        }
+    }
+
     #[test]
     fn the_first_chunk_share_follows_the_pipeline_rule() {
         // 1 GiB of 64 B messages: 32 MiB chunks.

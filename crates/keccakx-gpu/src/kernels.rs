@@ -152,6 +152,13 @@ pub fn compile_options(module: Module) -> Vec<String> {
     if module == Module::Warp {
         v.push(format!("-DKX_WARP_THREADS={WARP_THREADS}"));
     }
+    // The test-only mutation switch (kernels/keccak_f1600.cuh, KX_MUTATE):
+    // compiled in only with the `mutation` feature, on only under
+    // KECCAKX_GPU_MUTATE=1 (the define is part of the cache key).
+    #[cfg(feature = "mutation")]
+    if std::env::var("KECCAKX_GPU_MUTATE").is_ok_and(|x| x == "1") {
+        v.push("-DKX_MUTATE".into());
+    }
     v
 }
 

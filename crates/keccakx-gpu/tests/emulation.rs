@@ -8,6 +8,11 @@
 //! Needs a C++17 compiler (`$CXX`, else g++ or c++); without one the tests
 //! print why they skipped, unless KECCAKX_REQUIRE_GXX=1 (set by `make
 //! test-gpu`), which turns that into a failure.
+//!
+//! `KECCAKX_GPU_MUTATE=1` builds the harness with the kernels' mutation
+//! switch (`KX_MUTATE`: one bit of one lane of every output flipped);
+//! `the_mutation_switch_fails_every_check` runs the other tests that way
+//! and requires each of them to fail.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,6 +60,8 @@ fn build_harness() -> Result<PathBuf, String> {
         h.update(&(text.len() as u64).to_le_bytes());
         h.update(&text);
     }
+    let mutate = mutated();
+    h.update(&[mutate as u8]);
     let key: String = h.finalize()[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -88,6 +95,9 @@ fn build_harness() -> Result<PathBuf, String> {
                 cmd.arg("-fsanitize=address,undefined")
                     .arg("-fno-sanitize-recover=all");
             }
+            if mutate {
+                cmd.arg("-DKX_MUTATE");
+            }
             cmd.arg(&inc).arg(&src).arg("-o").arg(&tmp);
             match cmd.output() {
                 Ok(o) if o.status.success() => {
@@ -107,6 +117,11 @@ fn build_harness() -> Result<PathBuf, String> {
         }
     }
     Err(last)
+}
+
+/// The mutation switch is on for this process (`KECCAKX_GPU_MUTATE=1`).
+fn mutated() -> bool {
+    std::env::var("KECCAKX_GPU_MUTATE").is_ok_and(|v| v == "1")
 }
 
 fn run(input: &[u8]) -> Vec<u8> {
@@ -546,5 +561,35 @@ fn permutations_match_the_cpu() {
                 }
             }
         }
+    }
+}
+
+/// The checks above can fail: with the kernels' mutation switch on (one bit
+/// of lane 0 of each output flipped), every one of them must fail. Runs
+/// this test binary again, once per check, with `KECCAKX_GPU_MUTATE=1`.
+#[test]
+fn the_mutation_switch_fails_every_check() {
+    if mutated() || harness().is_none() {
+        return; // the mutated run itself, or no compiler (said above)
+    }
+    let exe = std::env::current_exe().expect("test binary");
+    for check in [
+        "staged_kernel_matches_the_cpu",
+        "double_buffered_kernel_matches_the_cpu",
+        "direct_kernel_matches_the_cpu",
+        "warp_kernel_matches_the_cpu",
+        "paper_kernel_matches_the_cpu",
+        "permutations_match_the_cpu",
+    ] {
+        let out = Command::new(&exe)
+            .args([check, "--exact", "--test-threads=1"])
+            .env("KECCAKX_GPU_MUTATE", "1")
+            .output()
+            .expect("run the test binary");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !out.status.success() && text.contains(&format!("{check} ... FAILED")),
+            "{check} passed with the mutation switch on:\n{text}"
+        );
     }
 }

@@ -9,6 +9,7 @@
 use std::sync::OnceLock;
 
 use keccakx::engine::{Engine, LaneSpec, Scalar};
+use keccakx_gpu::cudarc::driver::CudaSlice;
 #[cfg(feature = "research")]
 use keccakx_gpu::{perm_reference, PermKernel};
 use keccakx_gpu::{
@@ -92,6 +93,27 @@ fn cpu(spec: &LaneSpec, msgs: &[&[u8]], out_len: usize) -> Vec<u8> {
     out
 }
 
+/// Output buffers start poisoned, never zero or holding digests from an
+/// earlier check, so that a kernel that writes nothing (or not all of its
+/// output) cannot pass a check.
+const POISON: u8 = 0xA5;
+
+fn poisoned(len: usize) -> Vec<u8> {
+    vec![POISON; len]
+}
+
+/// A device output buffer of `len` poisoned bytes.
+fn poisoned_dev(gpu: &GpuHasher, len: usize) -> CudaSlice<u8> {
+    gpu.upload(&poisoned(len.max(1))).unwrap()
+}
+
+/// Poison a device buffer in place (no new allocation).
+fn repoison(gpu: &GpuHasher, d: &mut CudaSlice<u8>) {
+    let stream = gpu.stream();
+    stream.memcpy_htod(&poisoned(d.len()), d).unwrap();
+    stream.synchronize().unwrap();
+}
+
 #[test]
 fn host_batches_match_the_cpu_for_every_kernel() {
     let Some(gpu) = own() else { return };
@@ -104,7 +126,7 @@ fn host_batches_match_the_cpu_for_every_kernel() {
             for n in [1usize, 2, 31, 32, 33, 257, 5000] {
                 let msgs = batch(&mut rng, spec.rate_bytes, n);
                 let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-                let mut out = vec![0u8; n * out_len];
+                let mut out = poisoned(n * out_len);
                 gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
                 assert!(out == cpu(&spec, &refs, out_len), "{kernel:?} {name} n={n}");
             }
@@ -112,7 +134,7 @@ fn host_batches_match_the_cpu_for_every_kernel() {
             let l = rng.below(3 * spec.rate_bytes as u64 + 2) as usize;
             let msgs: Vec<Vec<u8>> = (0..1000).map(|_| rng.bytes(l)).collect();
             let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-            let mut out = vec![0u8; 1000 * out_len];
+            let mut out = poisoned(1000 * out_len);
             gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
             assert!(
                 out == cpu(&spec, &refs, out_len),
@@ -130,7 +152,7 @@ fn a_million_messages_through_many_pipeline_chunks() {
     let spec = LaneSpec::new(136, 24, 0x06).unwrap();
     let msgs = batch(&mut rng, 136, 1_000_000);
     let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-    let mut out = vec![0u8; refs.len() * 32];
+    let mut out = poisoned(refs.len() * 32);
     gpu.hash_many(&spec, &refs, 32, &mut out).unwrap();
     let mut want = vec![0u8; refs.len() * 32];
     std::thread::scope(|s| {
@@ -149,7 +171,7 @@ fn empty_and_degenerate_batches() {
     let mut out = [];
     gpu.hash_many(&spec, &[b"abc"], 0, &mut out).unwrap();
     let empties: Vec<&[u8]> = vec![b""; 100];
-    let mut out = vec![0u8; 100 * 32];
+    let mut out = poisoned(100 * 32);
     gpu.hash_many(&spec, &empties, 32, &mut out).unwrap();
     assert!(out == cpu(&spec, &empties, 32));
     assert!(matches!(
@@ -176,7 +198,7 @@ fn device_resident_layouts_match_the_cpu() {
         let d = gpu.upload(&data).unwrap();
         let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
         let want = cpu(&spec, &refs, out_len);
-        let mut out = vec![0u8; msgs.len() * out_len];
+        let mut out = poisoned(msgs.len() * out_len);
         gpu.hash_many_device(
             &spec,
             &d,
@@ -194,7 +216,7 @@ fn device_resident_layouts_match_the_cpu() {
         let data = rng.bytes(count * stride as usize);
         let d = gpu.upload(&data).unwrap();
         let refs: Vec<&[u8]> = (0..count).map(|i| &data[i * 77..i * 77 + 70]).collect();
-        let mut out = vec![0u8; count * out_len];
+        let mut out = poisoned(count * out_len);
         gpu.hash_many_device(
             &spec,
             &d,
@@ -205,7 +227,7 @@ fn device_resident_layouts_match_the_cpu() {
         .unwrap();
         assert!(out == cpu(&spec, &refs, out_len), "{name} uniform");
         // Output left on the device.
-        let mut d_out = gpu.alloc_zeros(count * out_len).unwrap();
+        let mut d_out = poisoned_dev(gpu, count * out_len);
         gpu.hash_many_device_to_device(
             &spec,
             &d,
@@ -218,7 +240,8 @@ fn device_resident_layouts_match_the_cpu() {
             gpu.download(&d_out).unwrap() == out,
             "{name} device to device"
         );
-        // Raw pointers, uniform layout.
+        // Raw pointers, uniform layout, into a freshly poisoned buffer.
+        repoison(gpu, &mut d_out);
         let stream = gpu.stream();
         use keccakx_gpu::cudarc::driver::{DevicePtr, DevicePtrMut};
         let (dp, _g1) = d.device_ptr(&stream);
@@ -246,7 +269,7 @@ fn device_resident_layouts_match_the_cpu() {
     // Layouts outside the buffer are errors, not faults.
     let d = gpu.upload(&[0u8; 100]).unwrap();
     let spec = LaneSpec::new(136, 24, 0x06).unwrap();
-    let mut out = vec![0u8; 32];
+    let mut out = poisoned(32);
     let bad = Layout::Indexed {
         offsets: &[90],
         lengths: &[11],
@@ -291,15 +314,57 @@ fn kt_on_the_device_matches_rfc9861() {
                         h.finalize_into(&mut want);
                     }
                 }
-                let mut got = vec![0u8; 80];
+                let mut got = poisoned(80);
                 engine().kt(v, &m, cust, &mut got).unwrap();
                 assert!(got == want, "{v:?} host |M|={n} |C|={}", cust.len());
                 let d = gpu.upload(&m).unwrap();
-                let mut got = vec![0u8; 80];
+                let mut got = poisoned(80);
                 gpu.kt_device(v, &d, cust, &mut got).unwrap();
                 assert!(got == want, "{v:?} device |M|={n} |C|={}", cust.len());
             }
         }
+    }
+}
+
+/// KT over 2 GiB: more than 2^18 leaves (the smallest leaf group), so the
+/// device-resident leaves run in two groups, the final node absorbing one
+/// group's chaining values while the next runs. Random data, no leaf equal
+/// to another, against the CPU: a leaf or a group out of place changes
+/// the digest.
+#[test]
+fn kt_over_two_gib_in_several_leaf_groups() {
+    use rayon::prelude::*;
+    let Some(gpu) = shared() else { return };
+    let c = 8192usize;
+    let n = c * (1 + (1 << 18) + 4099) + 1234;
+    let mut m = vec![0u8; n];
+    m.par_chunks_mut(1 << 20)
+        .enumerate()
+        .for_each(|(k, piece)| {
+            let mut r = Rng(0x5EED_00C0 ^ ((k as u64 + 1) << 20));
+            for w in piece.chunks_mut(8) {
+                let x = r.next().to_le_bytes();
+                w.copy_from_slice(&x[..w.len()]);
+            }
+        });
+    let d = gpu.upload(&m).unwrap();
+    for v in [KtVariant::Kt128, KtVariant::Kt256] {
+        let mut want = vec![0u8; 64];
+        match v {
+            KtVariant::Kt128 => {
+                let mut h = keccakx::rfc9861::Kt128::new(b"groups");
+                h.update(&m);
+                h.finalize_into(&mut want);
+            }
+            KtVariant::Kt256 => {
+                let mut h = keccakx::rfc9861::Kt256::new(b"groups");
+                h.update(&m);
+                h.finalize_into(&mut want);
+            }
+        }
+        let mut got = poisoned(64);
+        gpu.kt_device(v, &d, b"groups", &mut got).unwrap();
+        assert!(got == want, "{v:?} device, {n} bytes");
     }
 }
 
@@ -318,13 +383,13 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                 } else {
                     h.finalize_vec(48)
                 };
-                let mut got = vec![0u8; 48];
+                let mut got = poisoned(48);
                 engine()
                     .parallelhash(PhVariant::Ph128, &x, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH128 host n={n} B={block} xof={xof}");
                 let d = gpu.upload(&x).unwrap();
-                let mut got = vec![0u8; 48];
+                let mut got = poisoned(48);
                 gpu.parallelhash_device(PhVariant::Ph128, &d, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH128 device n={n} B={block} xof={xof}");
@@ -335,12 +400,12 @@ fn parallelhash_on_the_device_matches_sp800_185() {
                 } else {
                     h.finalize_vec(64)
                 };
-                let mut got = vec![0u8; 64];
+                let mut got = poisoned(64);
                 engine()
                     .parallelhash(PhVariant::Ph256, &x, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 host n={n} B={block} xof={xof}");
-                let mut got = vec![0u8; 64];
+                let mut got = poisoned(64);
                 gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
@@ -400,7 +465,7 @@ fn the_engine_adapter_gives_cpu_digests() {
     // behind the fallback wrapper that would keep a GPU error.
     for e in [engine.clone(), engine.clone().with_routing(false)] {
         let f = keccakx::engine::Fallback::new(e);
-        let mut out = vec![0u8; 3 * 64];
+        let mut out = poisoned(3 * 64);
         f.hash_many(&spec, &msgs, 64, &mut out);
         assert!(f.take_error().is_none());
         assert!(out == cpu(&spec, &msgs, 64));
@@ -410,7 +475,7 @@ fn the_engine_adapter_gives_cpu_digests() {
     let short = [1u8; 64];
     let mut msgs: Vec<&[u8]> = vec![&short; 200_000];
     msgs[777] = &long;
-    let mut out = vec![0u8; msgs.len() * 64];
+    let mut out = poisoned(msgs.len() * 64);
     let f = keccakx::engine::Fallback::new(engine);
     f.hash_many(&spec, &msgs, 64, &mut out);
     assert!(f.take_error().is_none());
@@ -454,7 +519,7 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
             let msg = rng.bytes(n);
             let mut want = vec![0u8; 64];
             tree_li_with_engine(&Scalar, &params, &msg, &mut want).unwrap();
-            let mut got = vec![0u8; 64];
+            let mut got = poisoned(64);
             engine().tree_li(&params, &msg, &mut got).unwrap();
             assert!(got == want, "tree LI H={height} n={n}");
             let d = shared()
@@ -462,7 +527,7 @@ fn tree_li_on_the_gpu_matches_the_cpu() {
                 .upload(if msg.is_empty() { &[0u8][..] } else { &msg })
                 .unwrap();
             if !msg.is_empty() {
-                let mut got = vec![0u8; 64];
+                let mut got = poisoned(64);
                 shared()
                     .unwrap()
                     .tree_li_device(&params, &d, None, &mut got)
@@ -504,7 +569,7 @@ fn warp_kernel_matches_the_cpu() {
                     let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
                     let want = cpu(&spec, &refs, out_len);
                     let what = format!("{kernel:?} {name} len {l} n {n}");
-                    let mut out = vec![0u8; n * out_len];
+                    let mut out = poisoned(n * out_len);
                     gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
                     assert!(out == want, "{what} host-fed");
                     // Uniform, stride a multiple of 8, and 8 + 3.
@@ -520,11 +585,11 @@ fn warp_kernel_matches_the_cpu() {
                             stride: stride as u64,
                             len: l as u64,
                         };
-                        out.fill(0);
+                        out.fill(POISON);
                         gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
                             .unwrap();
                         assert!(out == want, "{what} uniform stride {stride}");
-                        let mut d_out = gpu.alloc_zeros(n * out_len).unwrap();
+                        let mut d_out = poisoned_dev(&gpu, n * out_len);
                         gpu.hash_many_device_to_device(&spec, &d, lay, out_len, &mut d_out)
                             .unwrap();
                         assert!(gpu.download(&d_out).unwrap() == want, "{what} d2d");
@@ -539,7 +604,7 @@ fn warp_kernel_matches_the_cpu() {
                         data.extend_from_slice(m);
                     }
                     let d = gpu.upload(&data).unwrap();
-                    out.fill(0);
+                    out.fill(POISON);
                     let lay = Layout::Indexed {
                         offsets: &offs,
                         lengths: &ls,
@@ -567,7 +632,7 @@ fn warp_kernel_matches_the_cpu() {
             .map(|i| &big[i * (l / 64)..i * (l / 64) + l])
             .collect();
         let want = cpu(&spec, &refs, 32);
-        let mut out = vec![0u8; n * 32];
+        let mut out = poisoned(n * 32);
         gpu.hash_many(&spec, &refs, 32, &mut out).unwrap();
         assert!(out == want, "Auto n={n} len={l} host-fed");
         let d = gpu.upload(&big).unwrap();
@@ -576,7 +641,7 @@ fn warp_kernel_matches_the_cpu() {
             stride: (l / 64) as u64,
             len: l as u64,
         };
-        out.fill(0);
+        out.fill(POISON);
         gpu.hash_many_device(&spec, &d, lay, 32, &mut out).unwrap();
         assert!(
             out == want,
@@ -602,7 +667,7 @@ fn lengths_around_each_rate_edge_match_the_cpu() {
             let msgs: Vec<Vec<u8>> = (0..129).map(|_| rng.bytes(l)).collect();
             let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
             let want = cpu(&spec, &refs, out_len);
-            let mut out = vec![0u8; refs.len() * out_len];
+            let mut out = poisoned(refs.len() * out_len);
             gpu.hash_many(&spec, &refs, out_len, &mut out).unwrap();
             assert!(out == want, "{name} host-fed len {l}");
             let flat: Vec<u8> = msgs.concat();
@@ -614,6 +679,7 @@ fn lengths_around_each_rate_edge_match_the_cpu() {
                 stride: l as u64,
                 len: l as u64,
             };
+            out.fill(POISON);
             gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
                 .unwrap();
             assert!(out == want, "{name} device uniform len {l}");
@@ -623,6 +689,7 @@ fn lengths_around_each_rate_edge_match_the_cpu() {
                 offsets: &offs,
                 lengths: &ls,
             };
+            out.fill(POISON);
             gpu.hash_many_device(&spec, &d, lay, out_len, &mut out)
                 .unwrap();
             assert!(out == want, "{name} device indexed len {l}");
@@ -644,7 +711,7 @@ fn the_routed_engine_gives_cpu_digests_for_mixed_batches() {
         for n in [1usize, 1000, 200_000] {
             let msgs = batch(&mut rng, spec.rate_bytes, n);
             let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-            let mut out = vec![0u8; n * out_len];
+            let mut out = poisoned(n * out_len);
             f.hash_many(&spec, &refs, out_len, &mut out);
             assert!(f.take_error().is_none(), "{name} n={n}");
             assert!(out == cpu(&spec, &refs, out_len), "{name} n={n}");
@@ -675,7 +742,7 @@ fn kt_and_parallelhash_up_to_a_gib() {
             let mut h = keccakx::rfc9861::Kt128::new(cust);
             h.update(&m[..n]);
             h.finalize_into(&mut want);
-            let mut got = [0u8; 64];
+            let mut got = [POISON; 64];
             gpu.kt_device(KtVariant::Kt128, &d, cust, &mut got).unwrap();
             assert!(got == want, "KT128 device n={n} |C|={}", cust.len());
             let mut h = keccakx::rfc9861::Kt256::new(cust);
@@ -689,7 +756,7 @@ fn kt_and_parallelhash_up_to_a_gib() {
             let mut h = keccakx::rfc9861::Kt128::new(b"host");
             h.update(&m[..n]);
             h.finalize_into(&mut want);
-            let mut got = [0u8; 64];
+            let mut got = [POISON; 64];
             engine()
                 .kt(KtVariant::Kt128, &m[..n], b"host", &mut got)
                 .unwrap();
@@ -702,7 +769,7 @@ fn kt_and_parallelhash_up_to_a_gib() {
                 } else {
                     h.finalize_vec(100)
                 };
-                let mut got = vec![0u8; 100];
+                let mut got = poisoned(100);
                 gpu.parallelhash_device(PhVariant::Ph256, &d, block, b"S", xof, &mut got)
                     .unwrap();
                 assert!(got == want, "PH256 device n={n} B={block} xof={xof}");
@@ -744,7 +811,7 @@ fn tree_li_device_resident_gathers_every_leaf() {
             let mut want = [0u8; 48];
             tree_li(&params, &msg[..n], &mut want).unwrap();
             let d = gpu.upload(&msg[..n]).unwrap();
-            let mut got = [0u8; 48];
+            let mut got = [POISON; 48];
             gpu.tree_li_device(&params, &d, None, &mut got).unwrap();
             assert!(got == want, "H={height} n={n} B={:?}", params.block_size);
         }
@@ -776,12 +843,12 @@ fn repeated_small_calls_allocate_nothing() {
     tree_li(&tree, &data[..300_000], &mut tree_want).unwrap();
     let d_tree = gpu.upload(&data[..300_000]).unwrap();
     let d_kt = gpu.upload(&data[..100_000]).unwrap();
-    let mut d_out = gpu.alloc_zeros(count * 32).unwrap();
+    let mut d_out = poisoned_dev(&gpu, count * 32);
     let mut calls = |round: usize| {
-        let mut out = vec![0u8; count * 32];
+        let mut out = poisoned(count * 32);
         gpu.hash_many(&spec, &msgs, 32, &mut out).unwrap();
         assert!(out == want, "host-fed, round {round}");
-        out.fill(0);
+        out.fill(POISON);
         let uniform = Layout::Uniform {
             count,
             stride: len as u64,
@@ -790,7 +857,7 @@ fn repeated_small_calls_allocate_nothing() {
         gpu.hash_many_device(&spec, &d, uniform, 32, &mut out)
             .unwrap();
         assert!(out == want, "device uniform, round {round}");
-        out.fill(0);
+        out.fill(POISON);
         let indexed = Layout::Indexed {
             offsets: &offs,
             lengths: &lens,
@@ -798,17 +865,18 @@ fn repeated_small_calls_allocate_nothing() {
         gpu.hash_many_device(&spec, &d, indexed, 32, &mut out)
             .unwrap();
         assert!(out == want, "device indexed, round {round}");
+        repoison(&gpu, &mut d_out);
         gpu.hash_many_device_to_device(&spec, &d, uniform, 32, &mut d_out)
             .unwrap();
         assert!(
             gpu.download(&d_out).unwrap() == want,
             "device to device, round {round}"
         );
-        let mut got = [0u8; 32];
+        let mut got = [POISON; 32];
         gpu.kt_device(KtVariant::Kt128, &d_kt, b"", &mut got)
             .unwrap();
         assert!(got == kt_want, "KT128 device, round {round}");
-        let mut got = [0u8; 48];
+        let mut got = [POISON; 48];
         gpu.tree_li_device(&tree, &d_tree, None, &mut got).unwrap();
         assert!(got == tree_want, "tree LI device, round {round}");
     };
@@ -865,7 +933,7 @@ fn strided_host_buffers_match_the_cpu() {
                 } else {
                     InputPath::Copy
                 });
-                let mut out = vec![0u8; count * out_len];
+                let mut out = poisoned(count * out_len);
                 gpu.hash_strided(&spec, data, stride, len, count, out_len, &mut out)
                     .unwrap();
                 assert!(

@@ -7,7 +7,7 @@ use keccakx::engine::{current, LaneSpec};
 use keccakx_gpu::{BatchKernel, InputPath, Layout, PipelineStats};
 
 use super::context::Ctx;
-use crate::measure::{best_of, check, fail, fill, gbs};
+use crate::measure::{best_of, check, fail, fill, gbs, poison};
 use crate::report::{obj, Deadline, Report, J};
 
 /// SHA3-256 batches of `len`-byte messages: device-resident, host-fed
@@ -110,6 +110,7 @@ fn device_resident(
             len: len as u64,
         };
         let mut best = f64::INFINITY;
+        poison(gpu, &mut d_out);
         for rep in 0..reps {
             gpu.hash_many_device_to_device(sha3, &d_data, lay, 32, &mut d_out)
                 .unwrap_or_else(|e| fail("device-resident batch", e));
@@ -277,6 +278,7 @@ fn warp_crossover(cx: &Ctx, r: &mut Report) {
         for k in [BatchKernel::Warp, BatchKernel::Direct, BatchKernel::Auto] {
             gpu.set_batch_kernel(k);
             let mut best = f64::INFINITY;
+            poison(gpu, &mut d_out);
             for rep in 0..reps {
                 gpu.hash_many_device_to_device(&sha3, &d_data, lay, 32, &mut d_out)
                     .unwrap_or_else(|e| fail("device-resident batch", e));
