@@ -27,7 +27,7 @@
 
 .PHONY: deps-fuzz build-fuzz test-fuzz fuzz
 
-FUZZ_TARGETS := registry_diff check_line escape_roundtrip params
+FUZZ_TARGETS := registry_diff check_line escape_roundtrip params outboard
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 600
 FUZZ_TOOLS := $(CURDIR)/target/fuzz-tools

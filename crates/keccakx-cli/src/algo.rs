@@ -227,7 +227,8 @@ impl Algo {
         let name = info.name;
         let (out_len, kind) = match info.family {
             Family::Registry(r) => {
-                let proto = Hasher::new(r.name, params).map_err(|e| format!("-a {name}: {}", crate::params::spelled(&e)))?;
+                let proto = Hasher::new(r.name, params)
+                    .map_err(|e| format!("-a {name}: {}", crate::params::spelled(&e)))?;
                 (proto.output_len(), Kind::Stream(proto))
             }
             #[cfg(feature = "finalists")]

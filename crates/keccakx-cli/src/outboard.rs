@@ -168,23 +168,11 @@ pub fn run(
     };
 
     let mut pos = builder.position();
-    src.seek(SeekFrom::Start(pos))
-        .map_err(read_err(qf.clone()))?;
-    let mut buf = vec![
-        0u8;
-        READ_LEN
-            .min(header.message_len.saturating_sub(pos) as usize)
-            .max(1)
-    ];
     let mut wres: io::Result<()> = Ok(());
     let mut next_sync = (pos / opts.checkpoint + 1) * opts.checkpoint;
-    loop {
-        let n = read_full(&mut src, &mut buf).map_err(read_err(qf.clone()))?;
-        if n == 0 {
-            break;
-        }
+    let mut take = |data: &[u8], pos: &mut u64| -> Result<(), Error> {
         builder
-            .update(&buf[..n], &mut |x| {
+            .update(data, &mut |x| {
                 if wres.is_ok() {
                     wres = w.write_all(x);
                 }
@@ -194,12 +182,36 @@ pub fn run(
                 err: io::Error::other(e.to_string()),
             })?;
         std::mem::replace(&mut wres, Ok(())).map_err(werr)?;
-        pos += n as u64;
-        crate::progress::add_bytes(n);
-        if pos >= next_sync {
+        *pos += data.len() as u64;
+        crate::progress::add_bytes(data.len());
+        if *pos >= next_sync {
             w.flush().map_err(werr)?;
             w.get_ref().sync_data().map_err(werr)?;
-            next_sync = (pos / opts.checkpoint + 1) * opts.checkpoint;
+            next_sync = (*pos / opts.checkpoint + 1) * opts.checkpoint;
+        }
+        Ok(())
+    };
+    let mapped = feed_mapped(
+        &src,
+        pos,
+        header.message_len,
+        &mut |d, p| take(d, p),
+        &mut pos,
+    );
+    match mapped {
+        Some(r) => r?,
+        None => {
+            src.seek(SeekFrom::Start(pos))
+                .map_err(read_err(qf.clone()))?;
+            let left = header.message_len.saturating_sub(pos) as usize;
+            let mut buf = vec![0u8; READ_LEN.min(left).max(1)];
+            loop {
+                let n = read_full(&mut src, &mut buf).map_err(read_err(qf.clone()))?;
+                if n == 0 {
+                    break;
+                }
+                take(&buf[..n], &mut pos)?;
+            }
         }
     }
     let mut digest = vec![0u8; algo.out_len];
@@ -225,6 +237,71 @@ pub fn run(
         return s.into_result(Outcome::Success);
     }
     Ok(Outcome::Success)
+}
+
+/// Takes message bytes and advances the position.
+type Take<'a> = dyn FnMut(&[u8], &mut u64) -> Result<(), Error> + 'a;
+
+/// Feed `file[from..len)` to `take` through read-only maps of one window
+/// at a time (unmapped before the next); None when it cannot be mapped
+/// (the caller reads it instead). A file that shrinks meanwhile is an
+/// error (the SIGBUS guard turns the lost pages into zeros, see
+/// `mapguard`), as for plain `sum`.
+fn feed_mapped(
+    file: &File,
+    from: u64,
+    len: u64,
+    take: &mut Take<'_>,
+    pos: &mut u64,
+) -> Option<Result<(), Error>> {
+    const WINDOW: u64 = 16 << 20;
+    const PAGE: u64 = 1 << 16;
+    if len - from < WINDOW {
+        return None;
+    }
+    let mut off = from / PAGE * PAGE;
+    let mut skip = (from - off) as usize;
+    while off < len {
+        let n = (len - off).min(WINDOW) as usize;
+        // SAFETY: the map is read-only and dropped once hashed. Another
+        // process may change the file meanwhile: changed bytes give the
+        // digest (and outboard) of what was read; bytes cut off by a
+        // truncation would raise SIGBUS, which the guard registered below
+        // turns into zero pages and an error.
+        let map = unsafe { memmap2::MmapOptions::new().offset(off).len(n).map(file) };
+        let map = match map {
+            Ok(m) => m,
+            Err(_) if off == from / PAGE * PAGE => return None,
+            Err(e) => {
+                return Some(Err(Error::Read {
+                    what: "mapping the file".into(),
+                    err: e,
+                }))
+            }
+        };
+        let Some(guard) = crate::mapguard::register(map.as_ptr(), map.len()) else {
+            return (off == from / PAGE * PAGE).then_some(()).map_or(
+                Some(Err(Error::Read {
+                    what: "mapping the file".into(),
+                    err: io::Error::other("too many files mapped at once"),
+                })),
+                |_| None,
+            );
+        };
+        if let Err(e) = take(&map[skip..], pos) {
+            return Some(Err(e));
+        }
+        if guard.hit() || file.metadata().map(|m| m.len() < len).unwrap_or(true) {
+            return Some(Err(Error::Read {
+                what: "reading the file".into(),
+                err: io::Error::other("file shrank while being read"),
+            }));
+        }
+        drop(guard);
+        skip = 0;
+        off += n as u64;
+    }
+    Some(Ok(()))
 }
 
 /// Where an existing outboard lets hashing continue: a builder and the

@@ -545,7 +545,8 @@ fn check_uses_tag_algorithm_and_infers_lengths() {
     let o = run_in(&dir, &args(&["sum", "-c", "S3"]), b"");
     assert_eq!(code(&o), 1);
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("S3: 1: -a kmac256: KMAC256 needs --key-hex or --key-file"),
+        String::from_utf8_lossy(&o.stderr)
+            .contains("S3: 1: -a kmac256: KMAC256 needs --key-hex or --key-file"),
         "{o:?}"
     );
 }

@@ -16,6 +16,11 @@ use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
 use crate::tree_li::{TreeLi, TreeLiParams};
 use crate::{fips202, keccak};
 
+mod state;
+pub use state::{
+    from_go_state, import_state, Imported, Squeezer, StateError, STATE_MAGIC, STATE_VERSION,
+};
+
 pub use crate::field::{Field, Param};
 
 /// One entry of the table.
@@ -390,6 +395,9 @@ enum Inner {
 #[derive(Clone)]
 pub struct Hasher {
     info: &'static AlgorithmInfo,
+    /// The parameters it was built with, the key left out (portable
+    /// states bind them).
+    params: alloc::sync::Arc<Params>,
     out_len: usize,
     /// Rate in bytes (hashlib's `block_size`).
     rate_bytes: usize,
@@ -514,8 +522,13 @@ impl Hasher {
                 .rate_bytes
                 .expect("every keyed-mode entry has a fixed rate"),
         };
+        let kept = Params {
+            key: None,
+            ..params.clone()
+        };
         Ok(Hasher {
             info,
+            params: alloc::sync::Arc::new(kept),
             out_len,
             rate_bytes,
             inner,

@@ -29,6 +29,11 @@ pub type TurboShake128 = TurboShake<168>;
 pub type TurboShake256 = TurboShake<136>;
 
 impl<const R: usize> TurboShake<R> {
+    /// The sponge, for portable states.
+    pub(crate) fn sponge_mut(&mut self) -> &mut ByteSponge {
+        &mut self.sponge
+    }
+
     /// The default domain byte when none is chosen (RFC 9861 §2.2).
     pub const DEFAULT_DOMAIN: u8 = 0x1F;
     /// Rounds of Keccak-p[1600].

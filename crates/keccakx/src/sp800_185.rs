@@ -162,6 +162,11 @@ pub struct CShake<const R: usize> {
 }
 
 impl<const R: usize> CShake<R> {
+    /// The sponge, for portable states.
+    pub(crate) fn sponge_mut(&mut self) -> &mut ByteSponge {
+        &mut self.core.sponge
+    }
+
     pub fn new(function_name: &[u8], customization: &[u8]) -> Self {
         CShake {
             core: CShakeCore::new(R, function_name, customization),
@@ -198,6 +203,11 @@ pub struct Kmac<const R: usize> {
 }
 
 impl<const R: usize> Kmac<R> {
+    /// The sponge, for portable states.
+    pub(crate) fn sponge_mut(&mut self) -> &mut ByteSponge {
+        &mut self.core.sponge
+    }
+
     pub fn new(key: &[u8], customization: &[u8]) -> Self {
         let mut core = CShakeCore::new(R, b"KMAC", customization);
         core.sponge.absorb(left_encode(R as u128).as_ref());
@@ -240,6 +250,11 @@ pub struct TupleHash<const R: usize> {
 }
 
 impl<const R: usize> TupleHash<R> {
+    /// The sponge, for portable states.
+    pub(crate) fn sponge_mut(&mut self) -> &mut ByteSponge {
+        &mut self.core.sponge
+    }
+
     pub fn new(customization: &[u8]) -> Self {
         TupleHash {
             core: CShakeCore::new(R, b"TupleHash", customization),
@@ -294,6 +309,15 @@ pub struct TupleHashStream<const R: usize> {
 }
 
 impl<const R: usize> TupleHashStream<R> {
+    /// The sponge, the announced and the seen length, for portable states.
+    pub(crate) fn parts_mut(&mut self) -> (&mut ByteSponge, &mut u64, &mut u64) {
+        (
+            &mut self.hash.core.sponge,
+            &mut self.expected,
+            &mut self.seen,
+        )
+    }
+
     /// The next piece of the element.
     pub fn update(&mut self, piece: &[u8]) {
         self.seen += piece.len() as u64;

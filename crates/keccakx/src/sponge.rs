@@ -230,6 +230,18 @@ impl ByteSponge {
         self.pos
     }
 
+    /// The lanes, rate, rounds and position, for portable states.
+    pub(crate) fn raw(&self) -> (State, usize, usize, usize) {
+        (self.state, self.rate, self.rounds, self.pos)
+    }
+
+    /// Set the lanes and position (portable states; `pos <= rate`
+    /// checked by the caller).
+    pub(crate) fn set_raw(&mut self, state: State, pos: usize) {
+        self.state = state;
+        self.pos = pos;
+    }
+
     #[inline]
     fn permute(&mut self) {
         keccak_p1600(&mut self.state, self.rounds);
@@ -427,7 +439,81 @@ pub struct Sponge {
     pending: Option<(u8, u8)>,
 }
 
+/// A [`Sponge`] or [`XofReader`] in portable form: which core, its lanes,
+/// its position (bytes in the fast core, bits in the golden one), and the
+/// message bits held back (fast core only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawSponge {
+    pub golden: bool,
+    pub lanes: State,
+    pub pos: usize,
+    pub pending: Option<(u8, u8)>,
+}
+
+impl Core {
+    fn raw(&self) -> RawSponge {
+        match self {
+            Core::Fast(f) => RawSponge {
+                golden: false,
+                lanes: f.state,
+                pos: f.pos,
+                pending: None,
+            },
+            Core::Golden(g) => RawSponge {
+                golden: true,
+                lanes: g.state,
+                pos: g.pos,
+                pending: None,
+            },
+        }
+    }
+
+    /// Set from `r`; false when `r` does not fit this core.
+    fn set_raw(&mut self, r: &RawSponge, rate_bits: usize) -> bool {
+        match self {
+            Core::Fast(f) if !r.golden && r.pos <= f.rate => {
+                f.state = r.lanes;
+                f.pos = r.pos;
+                true
+            }
+            Core::Golden(g) if r.golden && r.pos <= rate_bits => {
+                g.state = r.lanes;
+                g.pos = r.pos;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 impl Sponge {
+    /// The portable form.
+    pub(crate) fn raw(&self) -> RawSponge {
+        RawSponge {
+            pending: self.pending,
+            ..self.core.raw()
+        }
+    }
+
+    /// Restore a portable form taken from a sponge of the same parameters;
+    /// false (nothing changed) when it cannot be one.
+    pub(crate) fn set_raw(&mut self, r: &RawSponge) -> bool {
+        // A golden core is where a fast one goes after a partial byte.
+        if r.golden && !matches!(self.core, Core::Golden(_)) {
+            self.core = Core::Golden(BitSponge::new(self.params));
+        }
+        if r.pending
+            .is_some_and(|(b, n)| r.golden || n == 0 || n > 7 || b >> n != 0)
+        {
+            return false;
+        }
+        if !self.core.set_raw(r, self.params.rate) {
+            return false;
+        }
+        self.pending = r.pending;
+        true
+    }
+
     pub fn new(params: SpongeParams) -> Self {
         let core = if params.is_fast() {
             Core::Fast(ByteSponge::new(params.rate / 8, params.rounds))
@@ -532,6 +618,29 @@ pub struct XofReader {
 }
 
 impl XofReader {
+    /// The portable form.
+    pub(crate) fn raw(&self) -> RawSponge {
+        self.core.raw()
+    }
+
+    /// Restore a portable form taken from a reader of the same function;
+    /// false (nothing changed) when it cannot be one.
+    pub(crate) fn set_raw(&mut self, r: &RawSponge, rate_bits: usize) -> bool {
+        if r.golden {
+            if let Core::Fast(f) = &self.core {
+                let mut g = BitSponge::new(SpongeParams {
+                    width: 1600,
+                    rate: f.rate * 8,
+                    rounds: f.rounds,
+                    suffix: Suffix { bits: 0, len: 0 },
+                });
+                g.pos = 0;
+                self.core = Core::Golden(g);
+            }
+        }
+        r.pending.is_none() && self.core.set_raw(r, rate_bits)
+    }
+
     pub(crate) fn from_byte_sponge(s: ByteSponge) -> Self {
         XofReader {
             core: Core::Fast(s),
