@@ -117,6 +117,10 @@ impl Context {
         }
         match self.params.length {
             Some(l) => n == l,
+            // With -a naming an XOF, a digest shorter than its default
+            // (a one-byte SHAKE128 line) is refused unless -l allows it:
+            // -a must not let a weaker check pass (as cksum -a does).
+            None if self.algo_given => (info.default_len..=MAX_LENGTH).contains(&n),
             None => n <= MAX_LENGTH,
         }
     }
@@ -171,6 +175,11 @@ impl Parser {
                 .ok()
                 .and_then(find_tag)
             {
+                // With -a, a line of another algorithm is improperly
+                // formatted (cksum -a, sha512sum): -a restricts the check.
+                if ctx.algo_given && !std::ptr::eq(info, ctx.algo.info) {
+                    return None;
+                }
                 let mut j = name_end;
                 if rest.get(j) == Some(&b' ') {
                     j += 1;
@@ -856,11 +865,50 @@ mod tests {
         let mut p = Parser { bsd_reversed: -1 };
         assert!(p.parse(b"0011aabb  f", &c).is_some());
         assert!(p.parse(b"0011aabbcc  f", &c).is_none());
+        // -a shake128 without -l: no digest shorter than the default
+        // (32 bytes) verifies.
         let c = ctx("shake128", true, Params::default());
-        assert!(p.parse(b"0011aabbcc  f", &c).is_some());
+        assert!(p.parse(b"0011aabbcc  f", &c).is_none());
+        let h32 = "ab".repeat(32);
+        assert!(p.parse(format!("{h32}  f").as_bytes(), &c).is_some());
+        assert!(p.parse(format!("{h32}cd  f").as_bytes(), &c).is_some());
         let mut p = Parser { bsd_reversed: -1 };
         assert!(p.parse(b"0011aabbc  f", &c).is_none());
         // A reversed line is accepted when it comes first.
-        assert_eq!(p.parse(b"0011 f g", &c).unwrap().name, b"f g");
+        assert_eq!(
+            p.parse(format!("{h32} f g").as_bytes(), &c).unwrap().name,
+            b"f g"
+        );
+    }
+
+    #[test]
+    fn algorithm_given_refuses_other_algorithms_lines() {
+        // `-a sha3-512 -c`: a SHAKE128 line of one byte, or any line of
+        // another algorithm, is improperly formatted, as with cksum -a.
+        let c = ctx("sha3-512", true, Params::default());
+        let mut p = Parser { bsd_reversed: -1 };
+        assert!(p.parse(b"SHAKE128 (abc) = 51", &c).is_none());
+        let h = "a".repeat(64);
+        assert!(p
+            .parse(format!("SHA3-256 (f) = {h}").as_bytes(), &c)
+            .is_none());
+        assert!(p.parse(format!("{h}  f").as_bytes(), &c).is_none());
+        let h = "a".repeat(128);
+        assert!(p
+            .parse(format!("SHA3-512 (f) = {h}").as_bytes(), &c)
+            .is_some());
+        // Without -a a tagged line keeps its own algorithm.
+        let c = ctx("sha3-512", false, Params::default());
+        let e = p.parse(b"SHAKE128 (abc) = 51", &c).unwrap();
+        assert_eq!((e.info.name, e.expected.len()), ("shake128", 1));
+        // -a shake128: its own tag, but short only with a matching -l.
+        let c = ctx("shake128", true, Params::default());
+        assert!(p.parse(b"SHAKE128 (abc) = 51", &c).is_none());
+        let l1 = Params {
+            length: Some(1),
+            ..Params::default()
+        };
+        let c = ctx("shake128", true, l1);
+        assert!(p.parse(b"SHAKE128 (abc) = 51", &c).is_some());
     }
 }

@@ -71,15 +71,20 @@ pub enum Command {
 Output: `HASH  FILE` (GNU format). A file name containing a backslash, newline \
 or carriage return is written with those escaped as \\\\, \\n, \\r and the line \
 starts with a backslash, as GNU coreutils does. --tag writes `ALGORITHM (FILE) = HASH`.\n\n\
---check reads both formats. A tagged line is checked with the algorithm its tag \
-names (and whichever of the given parameters that algorithm takes); an untagged \
-line with -a, and without -a a 56/64/96/128-hex-digit line is SHA3-224/256/384/512 \
+--check reads both formats. With -a, only lines of that algorithm are checked, \
+as GNU cksum -a does: a tagged line of another algorithm is improperly formatted, \
+and for a variable-length algorithm a digest shorter than its default length is \
+too unless -l gives that length (so -a sha3-512 or -a shake256 cannot be passed \
+by a weaker line). Without -a, a tagged line is checked with the algorithm its tag \
+names (and whichever of the given parameters that algorithm takes), and a \
+56/64/96/128-hex-digit untagged line is SHA3-224/256/384/512 \
 and a 336/272-digit line SHAKE128/SHAKE256, as sha3sum writes them. \
 For variable-length algorithms the length comes from the line unless -l is given. \
 The mark before an untagged line's name says how the file is read, as in sha3sum: \
 ' ' or '*' as it is, 'U' with universal newlines (-U), '^' as bits (-0). \
 Lists are read line by line and answered as they are read. In its report (`NAME: OK`), \
-a name holding a control character is written with a leading backslash and \\\\, \\n, \\r, \\t, \
+a name holding a control character (C0, DEL, C1) or a byte that is not UTF-8 is \
+written with a leading backslash and \\\\, \\n, \\r, \\t, \
 \\xHH escapes (coreutils escapes only newlines); a line whose name holds a NUL is \
 improperly formatted.\n\n\
 Exit status: 0 if every file was hashed (or every checksum matched), 1 if any \

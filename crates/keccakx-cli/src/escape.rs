@@ -61,23 +61,34 @@ pub fn is_control(c: u8) -> bool {
 }
 
 /// A name as `--check` reports it (`NAME: OK`): as it is, unless it holds
-/// a control character; then a leading backslash and `\\`, `\n`, `\r`,
-/// `\t` and `\xHH` for the others. GNU coreutils escapes only names with
-/// a newline (and writes carriage returns, tabs and escape sequences raw,
-/// where a crafted name can rewrite the terminal line).
+/// a control character (C0, DEL or C1, such as the one-byte CSI U+009B a
+/// terminal obeys) or a byte that is not UTF-8; then a leading backslash
+/// and `\\`, `\n`, `\r`, `\t` and `\xHH` for each byte of the others.
+/// GNU coreutils escapes only names with a newline (and writes carriage
+/// returns, tabs and escape sequences raw, where a crafted name can
+/// rewrite the terminal line).
 pub fn push_display_name(out: &mut Vec<u8>, name: &[u8]) {
-    if !name.iter().any(|&c| is_control(c)) {
+    let parts = pieces(name);
+    if parts.iter().all(|p| matches!(p, Piece::Text(_))) {
         out.extend_from_slice(name);
         return;
     }
     out.push(b'\\');
-    for &c in name {
-        match c {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            c if is_control(c) => {
+    for part in parts {
+        match part {
+            Piece::Text(t) => {
+                for &c in t.as_bytes() {
+                    if c == b'\\' {
+                        out.extend_from_slice(b"\\\\");
+                    } else {
+                        out.push(c);
+                    }
+                }
+            }
+            Piece::Byte(b'\n') => out.extend_from_slice(b"\\n"),
+            Piece::Byte(b'\r') => out.extend_from_slice(b"\\r"),
+            Piece::Byte(b'\t') => out.extend_from_slice(b"\\t"),
+            Piece::Byte(c) => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 out.extend_from_slice(&[
                     b'\\',
@@ -86,7 +97,6 @@ pub fn push_display_name(out: &mut Vec<u8>, name: &[u8]) {
                     HEX[(c & 15) as usize],
                 ]);
             }
-            c => out.push(c),
         }
     }
 }
@@ -282,6 +292,22 @@ mod tests {
             let v = show(&[b'a', c, b'b']);
             assert!(!v.iter().any(|&b| is_control(b)), "{c}");
         }
+        // C1 controls (U+009B, CSI, clears a screen as `\x1b[` does) and
+        // bytes that are not UTF-8 never pass raw.
+        assert_eq!(show(b"c1\xc2\x9b2J"), b"\\c1\\xc2\\x9b2J");
+        assert_eq!(show(b"raw\x9b2J"), b"\\raw\\x9b2J");
+        assert_eq!(show("n\u{f6}".as_bytes()), "n\u{f6}".as_bytes());
+        for c in 0x80u32..0xa0 {
+            let mut name = b"a\\".to_vec();
+            name.extend_from_slice(char::from_u32(c).unwrap().to_string().as_bytes());
+            assert!(display_is_safe(&show(&name)), "{c:x}");
+        }
+    }
+
+    /// What [`push_display_name`] promises: valid UTF-8 without a control
+    /// character (C0, DEL, C1).
+    pub(crate) fn display_is_safe(v: &[u8]) -> bool {
+        std::str::from_utf8(v).is_ok_and(|s| !s.chars().any(char::is_control))
     }
 
     #[test]

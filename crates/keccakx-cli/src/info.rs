@@ -76,7 +76,7 @@ pub fn info(engine_source: &str) -> Result<Outcome, Error> {
     let _ = writeln!(
         t,
         "threads: {} (cores: {cores})",
-        rayon::current_num_threads()
+        keccakx::engine::effective_threads()
     );
     match backend::gpu_devices() {
         Ok(devs) if devs.is_empty() => {

@@ -103,47 +103,67 @@ fn read_ahead(len: Option<u64>, unit: usize) -> bool {
 /// `next` runs on a second thread, one item ahead, so reading or mapping
 /// the next piece of input overlaps hashing this one (double buffering:
 /// the producer hands an item over only when this thread takes it);
-/// without, both run here in turn. `use_item` may give its item back for
+/// without (or when no thread can be spawned), both run here in turn.
+/// `use_item` may give its item back for
 /// reuse, and `next` gets it when there is one; `next` returns `Ok(None)`
 /// at the end, and its first error ends the run.
 fn pipeline<T: Send>(
     ahead: bool,
-    mut next: impl FnMut(Option<T>) -> io::Result<Option<T>> + Send,
+    next: impl FnMut(Option<T>) -> io::Result<Option<T>> + Send,
     mut use_item: impl FnMut(T) -> Option<T>,
 ) -> io::Result<()> {
-    if !ahead {
-        let mut spare = None;
-        while let Some(item) = next(spare.take())? {
-            spare = use_item(item);
-        }
-        return Ok(());
-    }
-    std::thread::scope(|scope| {
-        // Created in here so that an early return drops them before the
-        // scope joins the producer, which then stops at its next send.
-        let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<T>>(0);
-        let (back_tx, back_rx) = mpsc::channel::<T>();
-        scope.spawn(move || loop {
-            match next(back_rx.try_recv().ok()) {
-                Ok(Some(item)) => {
-                    if full_tx.send(Ok(item)).is_err() {
-                        return;
+    // `next` waits here until a producer thread takes it; when none can
+    // be spawned (a limit on processes, no memory for its stack), this
+    // thread runs it in turn instead.
+    let next = std::sync::Mutex::new(Some(next));
+    let take = || next.lock().ok().and_then(|mut n| n.take());
+    if ahead {
+        let done = std::thread::scope(|scope| {
+            // Created in here so that an early return drops them before the
+            // scope joins the producer, which then stops at its next send.
+            let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<T>>(0);
+            let (back_tx, back_rx) = mpsc::channel::<T>();
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let Some(mut next) = take() else { return };
+                loop {
+                    match next(back_rx.try_recv().ok()) {
+                        Ok(Some(item)) => {
+                            if full_tx.send(Ok(item)).is_err() {
+                                return;
+                            }
+                        }
+                        Ok(None) => return,
+                        Err(e) => {
+                            let _ = full_tx.send(Err(e));
+                            return;
+                        }
                     }
                 }
-                Ok(None) => return,
-                Err(e) => {
-                    let _ = full_tx.send(Err(e));
-                    return;
+            });
+            if spawned.is_err() {
+                return None;
+            }
+            Some((|| {
+                for item in full_rx {
+                    if let Some(spare) = use_item(item?) {
+                        let _ = back_tx.send(spare);
+                    }
                 }
-            }
+                Ok(())
+            })())
         });
-        for item in full_rx {
-            if let Some(spare) = use_item(item?) {
-                let _ = back_tx.send(spare);
-            }
+        if let Some(r) = done {
+            return r;
         }
-        Ok(())
-    })
+    }
+    let Some(mut next) = take() else {
+        return Ok(());
+    };
+    let mut spare = None;
+    while let Some(item) = next(spare.take())? {
+        spare = use_item(item);
+    }
+    Ok(())
 }
 
 /// [`hash_reader`] for a file (regular or not): reads ahead on a second
@@ -163,7 +183,7 @@ fn hash_file_reader(file: &mut File, algo: &Algo, len: Option<u64>) -> io::Resul
         read_ahead(len, BUF_SIZE),
         |spare: Option<Vec<u8>>| {
             let mut buf = spare.unwrap_or_default();
-            buf.resize(cap, 0);
+            fit(&mut buf, cap)?;
             let n = read_full(file, &mut buf)?;
             if len.is_none() {
                 cap = next_capacity(cap, n);
@@ -227,6 +247,8 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
     let mut first = Some(first);
     // Set once a window read past the end: nothing more is mapped or hashed.
     let cut = std::sync::atomic::AtomicBool::new(false);
+    // Where reading takes over from mapping, if it must.
+    let mut read_from: Option<u64> = None;
     let run = pipeline(
         ahead,
         |_| {
@@ -236,10 +258,19 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
             if off >= len || cut.load(std::sync::atomic::Ordering::Relaxed) {
                 return Ok(None);
             }
-            let m =
-                window(off)?.ok_or_else(|| io::Error::other("too many files mapped at once"))?;
-            off += m.map.len() as u64;
-            Ok(Some(m))
+            // A window that cannot be mapped (address space exhausted,
+            // `ulimit -v`; too many files mapped at once): the rest of the
+            // file is read instead.
+            match window(off) {
+                Ok(Some(m)) => {
+                    off += m.map.len() as u64;
+                    Ok(Some(m))
+                }
+                Ok(None) | Err(_) => {
+                    read_from = Some(off);
+                    Ok(None)
+                }
+            }
         },
         // Unmapped here, once hashed: at most two windows are mapped (one
         // without reading ahead).
@@ -254,6 +285,12 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
             None
         },
     );
+    let run = run.and_then(|()| match read_from {
+        Some(at) if !cut.load(std::sync::atomic::Ordering::Relaxed) => {
+            read_rest(file, at, len, &mut s)
+        }
+        _ => Ok(()),
+    });
     Some(run.and_then(|()| {
         // A truncation inside the last page faults nowhere (the page's
         // tail reads as zeros): the size tells.
@@ -262,6 +299,29 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
         }
         s.finish().map_err(io::Error::other)
     }))
+}
+
+/// Hash `file` from byte `at` to `len` (or its end, if sooner) with reads
+/// at those offsets: what a file whose later windows cannot be mapped
+/// falls back to.
+fn read_rest(file: &File, mut at: u64, len: u64, s: &mut crate::algo::Stream) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = Vec::new();
+    fit(&mut buf, BUF_SIZE.min((len - at).max(1) as usize))?;
+    while at < len {
+        let want = buf.len().min((len - at) as usize);
+        let n = match file.read_at(&mut buf[..want], at) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            r => r?,
+        };
+        if n == 0 {
+            break;
+        }
+        s.update(&buf[..n]);
+        progress::add_bytes(n);
+        at += n as u64;
+    }
+    Ok(())
 }
 
 /// Read `r` to the end: `Interrupted` is retried, other errors end the file.
@@ -278,19 +338,13 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 pub fn hash_reader(mut r: impl Read, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
     if algo.needs_length() && len.is_none() {
         // TupleHash needs the length up front: buffer unseekable input.
-        let mut all = Vec::new();
-        loop {
-            match r.read_to_end(&mut all) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok(_) => break,
-            }
-        }
+        let all = read_to_end_fallible(&mut r)?;
         progress::add_bytes(all.len());
         return Ok(algo.digest(&all));
     }
     let mut s = algo.start(len);
-    let mut buf = vec![0u8; SMALL_BUF];
+    let mut buf = Vec::new();
+    fit(&mut buf, SMALL_BUF)?;
     loop {
         let n = read_full(&mut r, &mut buf)?;
         if n == 0 {
@@ -298,9 +352,67 @@ pub fn hash_reader(mut r: impl Read, algo: &Algo, len: Option<u64>) -> io::Resul
         }
         s.update(&buf[..n]);
         progress::add_bytes(n);
-        buf.resize(next_capacity(buf.len(), n), 0);
+        let cap = next_capacity(buf.len(), n);
+        fit(&mut buf, cap)?;
     }
     s.finish().map_err(io::Error::other)
+}
+
+/// Smallest read buffer taken when memory is short.
+const MIN_BUF: usize = 4096;
+
+/// The error for a buffer that cannot be allocated (as C's `malloc` says).
+fn out_of_memory() -> io::Error {
+    #[cfg(unix)]
+    {
+        io::Error::from_raw_os_error(libc::ENOMEM)
+    }
+    #[cfg(not(unix))]
+    {
+        io::Error::from(io::ErrorKind::OutOfMemory)
+    }
+}
+
+/// Make `buf` `want` bytes long, or, when memory is short (`ulimit -v`, a
+/// cgroup), as long as memory allows down to [`MIN_BUF`] (halving); an
+/// error for this input when not even that can be had, never an abort.
+fn fit(buf: &mut Vec<u8>, want: usize) -> io::Result<()> {
+    let mut n = want.max(1);
+    loop {
+        if n <= buf.len() {
+            buf.truncate(n);
+            return Ok(());
+        }
+        let extra = n - buf.len();
+        if crate::oom::fallible(|| buf.try_reserve_exact(extra)).is_ok() {
+            buf.resize(n, 0);
+            return Ok(());
+        }
+        if n <= MIN_BUF {
+            return Err(out_of_memory());
+        }
+        n = (n / 2).max(MIN_BUF);
+    }
+}
+
+/// Read `r` to its end into memory, growing fallibly: input larger than
+/// the memory left is an error for this input, not an abort.
+fn read_to_end_fallible(r: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut all: Vec<u8> = Vec::new();
+    let mut len = 0;
+    loop {
+        if len == all.len() {
+            let grow = all.len().clamp(SMALL_BUF, BUF_SIZE);
+            crate::oom::fallible(|| all.try_reserve(grow)).map_err(|_| out_of_memory())?;
+            all.resize(all.capacity(), 0);
+        }
+        let n = read_full(r, &mut all[len..])?;
+        if n == 0 {
+            all.truncate(len);
+            return Ok(all);
+        }
+        len += n;
+    }
 }
 
 /// The read buffer for input of unknown size (standard input, pipes,

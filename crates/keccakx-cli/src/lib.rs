@@ -15,7 +15,8 @@
 //!   [`reading`] (sha3sum's reading modes: universal newlines, bits);
 //! * around them: [`output`] (standard output, broken pipes), [`progress`],
 //!   [`escape`] (file names as coreutils writes them), [`base64`]
-//!   (cksum's base64 digests), [`stdio`];
+//!   (cksum's base64 digests), [`stdio`], [`pool`] (the worker threads), [`oom`]
+//!   (running out of memory);
 //! * [`error`] (a leaf): how a command ends, and the one table from that to
 //!   the exit status.
 
@@ -32,10 +33,12 @@ pub mod info;
 pub mod input;
 pub mod mapguard;
 pub mod merkle;
+pub mod oom;
 pub mod openlimit;
 pub mod outboard;
 pub mod output;
 pub mod params;
+pub mod pool;
 pub mod progress;
 pub mod reading;
 pub mod remote;

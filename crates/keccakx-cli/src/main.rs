@@ -20,7 +20,13 @@ use keccakx_cli::error::{exit_status, Error, Outcome};
 use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
-use keccakx_cli::{backend, bench, check, info, merkle, outboard, progress, remote, sum, verify};
+use keccakx_cli::{
+    backend, bench, check, info, merkle, outboard, pool, progress, remote, sum, verify,
+};
+
+/// Out of memory: a message and exit status 1, not an abort (src/oom.rs).
+#[global_allocator]
+static ALLOC: keccakx_cli::oom::ExitOnOom = keccakx_cli::oom::ExitOnOom;
 
 fn main() -> ExitCode {
     // Kept until the error is reported: progress's last line (with
@@ -35,14 +41,15 @@ fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
     let (argv, default_algorithm) = personality(std::env::args_os().collect());
     let cli = Cli::try_parse_from(argv).map_err(Error::Clap)?;
     let engine_source = setup(&cli.global)?;
-    match &cli.command {
+    let threads = pool::build(cli.global.threads);
+    threads.run(|| match &cli.command {
         Command::Sum(args) => sum_main(args, &cli.global, default_algorithm, progress),
         Command::List => info::list(),
         Command::Info => info::info(&engine_source),
         Command::Bench(args) => bench::bench_main(args),
         Command::Merkle(args) => merkle::run(args, merkle_where(cli.global.backend)),
         Command::Verify(args) => verify::run(args),
-    }
+    })
 }
 
 fn merkle_where(b: cli::Backend) -> merkle::Where {
@@ -95,14 +102,8 @@ fn report(result: Result<Outcome, Error>) -> Result<Outcome, Error> {
     }
 }
 
-/// Threads and engine; returns where the engine choice came from.
+/// The engine; returns where its choice came from.
 fn setup(g: &GlobalArgs) -> Result<String, Error> {
-    let n = g.threads.unwrap_or(0);
-    // Fails only if a pool already exists, which cannot happen here.
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build_global();
-    keccakx::engine::set_threads(n);
     if let Some(name) = &g.engine {
         return match keccakx::engine::set_engine(name) {
             Ok(EngineChoice::Auto) => Ok("auto".into()),
@@ -176,7 +177,7 @@ fn sum_main(
         ));
     }
     let ropts = ReadOpts { no_mmap: a.no_mmap };
-    let parallel = g.threads != Some(1);
+    let parallel = keccakx::engine::effective_threads() > 1;
     let mode = if a.no_progress {
         progress::Mode::Never
     } else if a.progress {

@@ -486,7 +486,8 @@ fn check_uses_tag_algorithm_and_infers_lengths() {
     let o = run_in(&dir, &args(&["sum", "-c", "S"]), b"");
     assert_eq!(code(&o), 0, "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "f: OK\n".repeat(5));
-    // Untagged SHAKE128 lines of any length with -a; -l must then match.
+    // Untagged SHAKE128 lines with -a: shorter than its default (32
+    // bytes) only when -l says so, and -l must then match.
     let s = run_in(
         &dir,
         &args(&["sum", "-a", "shake128", "-l", "20", "f"]),
@@ -498,6 +499,21 @@ fn check_uses_tag_algorithm_and_infers_lengths() {
         code(&run_in(
             &dir,
             &args(&["sum", "-c", "-a", "shake128", "S2"]),
+            b""
+        )),
+        1
+    );
+    let s40 = run_in(
+        &dir,
+        &args(&["sum", "-a", "shake128", "-l", "40", "f"]),
+        b"",
+    )
+    .stdout;
+    std::fs::write(dir.join("S40"), &s40).unwrap();
+    assert_eq!(
+        code(&run_in(
+            &dir,
+            &args(&["sum", "-c", "-a", "shake128", "S40"]),
             b""
         )),
         0
@@ -1280,10 +1296,15 @@ fn b3sum_and_sha3sum_options() {
     let untagged = ok(&["sum", "--base64", "-a", "shake128", "-l", "20", "g"]);
     assert_eq!(untagged, b"c/8/gicCCdo1BVQjDkT8zmObgEQ=  g\n");
     std::fs::write(dir.join("B64"), [tagged, untagged].concat()).unwrap();
-    assert_eq!(
-        ok(&["sum", "-c", "-a", "shake128", "-l", "20", "B64"]),
-        b"g: OK\ng: OK\n"
+    // With -a, the SHA3-256 line is another algorithm's: improperly
+    // formatted, as cksum -a has it.
+    let o = run_in(
+        &dir,
+        &args(&["sum", "-c", "-a", "shake128", "-l", "20", "B64"]),
+        b"",
     );
+    assert_eq!((code(&o), o.stdout.as_slice()), (0, &b"g: OK\n"[..]));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 line is improperly formatted"));
     assert_eq!(
         ok(&["sum", "-c", "B64"]),
         b"g: OK\n",
@@ -1327,15 +1348,16 @@ fn b3sum_and_sha3sum_options() {
         b"f: OK\ng: OK\nbits: OK\ng: OK\nf: OK\nf: OK\n"
     );
     assert_eq!(ok(&["sum", "-c", "-q", "SUMS"]), b"");
-    // -a 128000 when checking: the SHAKE line's own length, and the tagged
-    // lines of other lengths still read.
+    // -a 128000 when checking: the SHAKE line's own length; a SHAKE128
+    // line shorter than SHAKE128's default is refused (sha3sum ignores -a
+    // when checking; keccakx lets -a restrict the check, as cksum -a does),
+    // and read without -a.
     let mut mixed = ok(&["sum", "-a", "128000", "g"]);
     mixed.extend(ok(&["sum", "--tag", "-a", "shake128", "-l", "16", "g"]));
     std::fs::write(dir.join("MIXED"), &mixed).unwrap();
-    assert_eq!(
-        ok(&["sum", "-c", "-a", "128000", "MIXED"]),
-        b"g: OK\ng: OK\n"
-    );
+    let o = run_in(&dir, &args(&["sum", "-c", "-a", "128000", "MIXED"]), b"");
+    assert_eq!((code(&o), o.stdout.as_slice()), (0, &b"g: OK\n"[..]));
+    assert_eq!(ok(&["sum", "-c", "MIXED"]), b"g: OK\ng: OK\n");
     // One changed file fails its lines, and only those.
     std::fs::write(dir.join("bits"), b"0110 0000").unwrap();
     let o = run_in(&dir, &args(&["sum", "-c", "-s", "SUMS"]), b"");

@@ -33,7 +33,7 @@ pub(crate) use threads::for_each_piece;
 #[cfg(feature = "std")]
 pub use select::all_cores;
 #[cfg(feature = "std")]
-pub use threads::{effective_threads, Threads};
+pub use threads::{default_pool_threads, effective_threads, Threads, MAX_POOL_THREADS};
 
 pub use crate::policy::EngineChoice;
 pub use contract::{Engine, LaneSpec};

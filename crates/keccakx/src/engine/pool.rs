@@ -38,7 +38,12 @@ fn own_pool() -> Option<&'static rayon::ThreadPool> {
         // SAFETY: every non-null value stored is a leaked Box, never freed.
         return Some(unsafe { &*p });
     }
-    let fresh = Box::into_raw(Box::new(rayon::ThreadPoolBuilder::new().build().ok()?));
+    let fresh = Box::into_raw(Box::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(super::threads::default_pool_threads())
+            .build()
+            .ok()?,
+    ));
     match OWN.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
         // SAFETY: just leaked above; never freed.
         Ok(_) => Some(unsafe { &*fresh }),
@@ -57,6 +62,9 @@ fn own_pool() -> Option<&'static rayon::ThreadPool> {
 pub(crate) fn current_num_threads() -> usize {
     if FORKED.load(Ordering::Acquire) {
         own_pool().map_or(1, |p| p.current_num_threads()).max(1)
+    } else if rayon::current_thread_index().is_none() && !super::threads::global_pool_ok() {
+        // No thread could be started for the global pool: work alone.
+        1
     } else {
         rayon::current_num_threads().max(1)
     }
@@ -70,6 +78,8 @@ pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) -> bool {
             Some(p) => p.spawn(job),
             None => return false,
         }
+    } else if rayon::current_thread_index().is_none() && !super::threads::global_pool_ok() {
+        return false;
     } else {
         rayon::spawn(job);
     }
