@@ -29,6 +29,7 @@ use keccakx_cli::{
 static ALLOC: keccakx_cli::oom::ExitOnOom = keccakx_cli::oom::ExitOnOom;
 
 fn main() -> ExitCode {
+    keccakx_cli::oom::fit_malloc_to_address_limit();
     // Kept until the error is reported: progress's last line (with
     // --progress into a file or pipe) comes after the command's messages.
     let mut progress = None;

@@ -90,3 +90,26 @@ unsafe impl GlobalAlloc for ExitOnOom {
         System.dealloc(ptr, l)
     }
 }
+
+/// Under a limit on the address space (`ulimit -v`), keep glibc's malloc
+/// to one arena: each thread's first allocation otherwise reserves an
+/// arena of 64 MiB of address space, which a tight limit cannot give, and
+/// glibc aborts ("failed to register TLS destructor: out of memory") when
+/// a thread then cannot allocate its thread-local bookkeeping. Without
+/// such a limit, nothing changes.
+pub fn fit_malloc_to_address_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct given; mallopt only sets a
+        // malloc parameter, before any thread is started.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY {
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
+        }
+    }
+}
