@@ -35,7 +35,11 @@ pub fn requested(explicit: Option<usize>) -> (usize, bool) {
 /// many there are, and warn once when fewer than asked for could start.
 pub fn build(explicit: Option<usize>) -> Pool {
     let (want, asked) = requested(explicit);
-    let pool = build_sized(want, |n| builder(n).build_global(), |n| builder(n).build());
+    let pool = build_sized(
+        want.min(fit_address_limit()),
+        |n| builder(n).build_global(),
+        |n| builder(n).build(),
+    );
     keccakx::engine::set_threads(pool.threads);
     if asked && pool.threads < want {
         warn(&format!(
@@ -44,6 +48,43 @@ pub fn build(explicit: Option<usize>) -> Pool {
         ));
     }
     pool
+}
+
+/// Address space a thread takes: its stack (Rust's and rayon's default,
+/// 2 MiB) and a guard page.
+const THREAD_SPACE: u64 = (2 << 20) + 4096;
+/// Address space kept free for the buffers and windows of the hashing.
+const WORK_SPACE: u64 = 24 << 20;
+
+/// The most threads whose stacks fit the limit on the address space
+/// (`ulimit -v`) beside the space the work needs; unbounded without a
+/// limit. Near the limit, threads that do start leave too little for
+/// glibc's own bookkeeping of them, which it cannot fail gracefully
+/// ("failed to register TLS destructor": abort), so the count is fitted
+/// up front rather than found by failing.
+fn fit_address_limit() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        let mut r = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct given.
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0
+            || r.rlim_cur == libc::RLIM_INFINITY
+        {
+            return usize::MAX;
+        }
+        // Address space in use now: the first field of /proc/self/statm, in pages.
+        let used = std::fs::read_to_string("/proc/self/statm")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(0, |pages| pages * 4096);
+        let free = (r.rlim_cur as u64).saturating_sub(used + WORK_SPACE);
+        (free / THREAD_SPACE).max(1) as usize
+    }
+    #[cfg(not(target_os = "linux"))]
+    usize::MAX
 }
 
 /// A pool of `n` threads; one thread is the calling thread itself (no

@@ -1,6 +1,6 @@
 //! The CLI when threads, memory or descriptors run short, and the output a
 //! stressed run leaves: limits are set in the child (setrlimit), as an
-//! unprivileged user (65534) when the tests run as root, since root is
+//! unprivileged user when the tests run as root, since root is
 //! exempt from the limit on processes. The rule everywhere: exit 0 with
 //! the right digests, or a clear error and exit 1; never a signal, never a
 //! panic, never exit 0 with missing output.
@@ -99,8 +99,9 @@ fn short_address_space_falls_back_to_smaller_buffers_and_reads() {
             }
         }
     }
-    // From 6000 KiB on, the files hash (15000 and 30000-40000: the
-    // reproducers; glibc keeps to one arena under such a limit, oom.rs).
+    // From 6000 KiB on, the files hash (15000 and 30000-40000 KiB: the
+    // reproducers): glibc keeps to one arena under such a limit (oom.rs),
+    // and no more threads start than their stacks fit (pool.rs).
     for kib in [6_000, 15_000, 35_000] {
         let o = d.run(&["sum", "20m", "40m"], &[Limit::As(kib)], b"");
         assert_clean(&o, 0);

@@ -11,8 +11,15 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_keccakx");
-/// The user limited runs take when the tests run as root ("nobody").
-pub const NOBODY: u32 = 65534;
+/// The unprivileged user a limited run takes when the tests run as root:
+/// one of its own per run and test, so that the limit on processes (which
+/// counts every process of the user) sees only this run's, not those of
+/// tests running beside it or of other programs run as "nobody" (65534).
+pub fn test_uid() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    50_000 + (std::process::id() * 16 + n) % 15_000
+}
 
 pub fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -95,7 +102,7 @@ impl Scratch {
         c
     }
 
-    /// Run with `limits` (as [`NOBODY`] when root), `stdin` fed in.
+    /// Run with `limits` (as a [`test_uid`] when root), `stdin` fed in.
     pub fn run(&self, args: &[&str], limits: &[Limit], stdin: &[u8]) -> Output {
         let mut c = self.cmd(args);
         limit(&mut c, limits);
@@ -118,10 +125,11 @@ impl Drop for Scratch {
     }
 }
 
-/// Set `limits` in the child before it runs, and drop to [`NOBODY`] when
+/// Set `limits` in the child before it runs, and drop to a [`test_uid`] when
 /// running as root (root is exempt from the limit on processes).
 pub fn limit(c: &mut Command, limits: &[Limit]) {
     let limits = limits.to_vec();
+    let uid = test_uid();
     // SAFETY: setrlimit, setgroups, setgid and setuid are async-signal-safe
     // system calls; nothing is allocated between fork and exec.
     unsafe {
@@ -143,8 +151,8 @@ pub fn limit(c: &mut Command, limits: &[Limit]) {
             }
             if libc::geteuid() == 0 {
                 if libc::setgroups(0, std::ptr::null()) != 0
-                    || libc::setgid(NOBODY) != 0
-                    || libc::setuid(NOBODY) != 0
+                    || libc::setgid(uid) != 0
+                    || libc::setuid(uid) != 0
                 {
                     return Err(std::io::Error::last_os_error());
                 }
