@@ -27,11 +27,11 @@ pub use fallback::Fallback;
 #[cfg(feature = "std")]
 pub use pool::forget_pool_after_fork;
 pub use scalar::Scalar;
+#[cfg(feature = "std")]
+pub use select::all_cores;
 pub use simd::Simd;
 #[cfg(feature = "std")]
 pub(crate) use threads::for_each_piece;
-#[cfg(feature = "std")]
-pub use select::all_cores;
 #[cfg(feature = "std")]
 pub use threads::{default_pool_threads, effective_threads, Threads, MAX_POOL_THREADS};
 
