@@ -4,7 +4,8 @@
 #                      tests/merkle/node_modules (node and npm from apt when
 #                      missing) and checks trees, proofs, multiproofs and dumps
 #                      against it byte for byte (tests/merkle/test_oz.py)
-#   make bench-merkle  10^6 leaves of (address, uint256): keccakx (Python, CLI)
+#   make bench-merkle  10^6 leaves of (address, uint256) (MERKLE_BENCH_ARGS="--leaves N
+#                      --rounds R" to change): keccakx (Python, CLI)
 #                      vs the JavaScript library under node vs rs_merkle, and
 #                      leaves/s per level vs the batch engine's 64-byte rate
 #                      -> bench/results/merkle-*.json (+ plot)
@@ -25,7 +26,8 @@ test-merkle: build-python build-cli-test deps-merkle-node
 
 bench-merkle: build-python build-cli deps-merkle-node
 	@mkdir -p bench/results
-	$(TIMED) $(PY_BIN) bench/merkle/bench.py --cli $(CLI_BIN) --out bench/results/merkle-$(PY_BENCH_STAMP).json
+	$(CARGO) build --release -p keccakx-bench --no-default-features --bin merkle-bench
+	$(TIMED) $(PY_BIN) bench/merkle/bench.py --cli $(CLI_BIN) $(MERKLE_BENCH_ARGS) --out bench/results/merkle-$(PY_BENCH_STAMP).json
 	$(PY_BIN) bench/merkle/plot.py bench/results/merkle-$(PY_BENCH_STAMP).json
 
 TEST_TARGETS += test-merkle

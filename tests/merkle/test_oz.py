@@ -214,6 +214,15 @@ def test_cli_matches(k, tmp_path):
     got = json.loads(subprocess.run([BIN, "merkle", "prove", str(tree), "--index", str(i)], check=True,
                                     capture_output=True, text=True).stdout)
     assert got["proof"] == r["proofs"][-1]
+    # Every proof: the CLI's lines, Python's list and file, the library's proofs.
+    lines = subprocess.run([BIN, "merkle", "prove", str(tree), "--all"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    theirs = (SimpleMerkleTree if types is None else StandardMerkleTree).load(r["dump"])
+    every = theirs.get_all_proofs()
+    assert [json.loads(x)["proof"] for x in lines] == every
+    theirs.write_all_proofs(tmp_path / "proofs.jsonl")
+    assert [json.loads(x) for x in (tmp_path / "proofs.jsonl").read_text().splitlines()] == every
+    assert [every[j] for j in c["indices"]] == r["proofs"]
     value = json.dumps(c["values"][i], ensure_ascii=False)
     ok = subprocess.run([BIN, "merkle", "verify", "--root", root, *args, "--value", value, "--proof", ",".join(got["proof"])],
                         capture_output=True, text=True)

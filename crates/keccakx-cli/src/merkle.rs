@@ -13,7 +13,7 @@ use keccakx::engine::{Engine, Fallback};
 use keccakx::merkle::{self, json, LeafKind, MerkleError, MerkleTree, Value};
 
 use crate::error::{Error, Outcome};
-use crate::output::{print_all, warn};
+use crate::output::{print_all, warn, Out};
 
 /// Trees at least this big go to a GPU under `--backend auto`, when one opens.
 const AUTO_GPU_LEAVES: usize = 1 << 20;
@@ -443,14 +443,24 @@ fn prove(p: &ProveArgs, backend: Where) -> Result<Outcome, Error> {
             ("proof".into(), hex_list(proof)),
         ])
     };
-    let out = if p.all {
-        let mut s = String::with_capacity(tree.len() * 800);
+    if p.all {
+        // Streamed: a million proofs are over a gigabyte of text.
+        let mut out = Out::new();
+        let mut s = String::new();
         for i in 0..tree.len() {
+            s.clear();
             json::write_json(&obj(i, &tree.proof(i).map_err(merr)?), &mut s);
             s.push('\n');
+            if let Err(stop) = out.write(s.as_bytes()) {
+                return stop.into_result(Outcome::Success);
+            }
         }
-        s
-    } else if let Some(v) = &p.value {
+        return match out.flush() {
+            Ok(()) => Ok(Outcome::Success),
+            Err(stop) => stop.into_result(Outcome::Success),
+        };
+    }
+    let out = if let Some(v) = &p.value {
         let v = value_arg(v, tree.kind())?;
         let i = tree.leaf_lookup(&v).map_err(merr)?;
         obj(i, &tree.proof(i).map_err(merr)?).to_json() + "\n"

@@ -293,6 +293,18 @@ impl MerkleTreeCore {
         .map_err(err)
     }
 
+    /// Write every value's proof to `path` as JSON lines (see the core's
+    /// `write_proofs_jsonl`), without the GIL.
+    fn write_all_proofs(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let t = &self.tree;
+        py.detach(|| -> std::io::Result<()> {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
+            t.write_proofs_jsonl(&mut w)?;
+            std::io::Write::flush(&mut w)
+        })
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+    }
+
     /// A multiproof: (value indices of its leaves, proof, flags).
     fn multi_proof(
         &self,

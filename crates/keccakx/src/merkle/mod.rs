@@ -30,7 +30,7 @@ use core::fmt;
 pub use abi::{encode, encode_into, parse_types, type_name, AbiType};
 pub use json::Value;
 pub use proof::{process_multi_proof, process_proof, MultiProof};
-pub use tree::{leaf_hash, LeafKind, MerkleTree, Progress};
+pub use tree::{build_nodes, leaf_hash, LeafKind, MerkleTree, Progress};
 
 use crate::engine::{EngineError, LaneSpec};
 

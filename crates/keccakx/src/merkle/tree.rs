@@ -405,10 +405,12 @@ pub(crate) fn leaf_hashes(
     Ok(out)
 }
 
-/// The node array over `leaves` (in leaf order): leaf `k` at `2n − 2 − k`,
-/// then each run of nodes whose children are done, from the last inner
-/// node down to the root, as batches.
-pub(crate) fn build_nodes(
+/// The node array over leaf hashes `leaves` (in leaf order, no sorting):
+/// leaf `k` at `2n − 2 − k`, then each run of nodes whose children are
+/// done, from the last inner node down to the root, as batches on
+/// `engine`; `tick(0)` once the leaves are in place, then `tick(k)` after
+/// each batch of `k` nodes (a level ends on a batch boundary).
+pub fn build_nodes(
     leaves: &[Hash],
     engine: &dyn Engine,
     tick: &mut dyn FnMut(usize),
@@ -422,6 +424,8 @@ pub(crate) fn build_nodes(
     for (k, l) in leaves.iter().enumerate() {
         tree[len - 1 - k] = *l;
     }
+    // The leaves are in place: the hashing starts.
+    tick(0);
     let chunk = chunk_for(engine);
     let mut msgs = Vec::new();
     // Nodes hi.. are done; lo..hi have all their children (2 lo + 1 >= hi).
