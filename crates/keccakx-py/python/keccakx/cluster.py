@@ -633,7 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bytes per range task for KT/ParallelHash (default 64M; a multiple of 8192 for KT, of "
         "--block-size for ParallelHash); never changes the digest",
     )
-    g.add_argument("--progress", dest="progress", action="store_true", default=None, help="show Dask's progress bar (on stderr)")
+    g.add_argument("--progress", dest="progress", action="store_true", default=None, help="show a progress bar (on stderr)")
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar (default off unless stderr is a terminal)")
     s.add_argument("-a", "--algorithm", metavar="NAME", help="algorithm (default sha3-256); see `keccakx list`")
     s.add_argument("-l", "--length", type=_length, metavar="BYTES", help="output length in BYTES (variable-length algorithms)")
