@@ -174,8 +174,15 @@ class CuttingProxy:
                         break
                     if count and doomed and sent + len(data) > self.after:
                         dst.sendall(data[: max(0, self.after - sent)])
+                        # Abortive close (RST); shutdown first wakes the
+                        # other direction's thread, blocked in recv, so
+                        # that the close is not deferred until it returns.
                         for s in (client, up):
                             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                            try:
+                                s.shutdown(socket.SHUT_RDWR)
+                            except OSError:
+                                pass
                             s.close()
                         return
                     dst.sendall(data)

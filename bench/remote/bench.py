@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""`keccakx sum URL` against the transfer it rides on, in the same run.
+
+    python3 bench/remote/bench.py --keccakx target/release/keccakx --out bench/results/remote-DATE.json
+
+Sources, all on 127.0.0.1: nginx serving a page-cached file (the Python
+range server of tests/remote when nginx is not installed), and moto's S3
+server (an object of --s3-mib). Peers, alternated round by round:
+- `curl -o /dev/null URL`: the server's bare transfer rate;
+- `keccakx sum -a kt128 URL` (parallel ranged GETs) and `-a sha3-256 URL`
+  (one streamed GET);
+- `curl URL | keccakx sum -a kt128`, `curl URL | openssl dgst -sha3-256`;
+- `keccakx sum -a kt128 FILE`: the same bytes from the page cache.
+Each figure is the median of --rounds; the JSON keeps every time. The
+digests of every peer are checked against the local file's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "remote"))
+MIB = 1 << 20
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen | None = None, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited ({proc.returncode})")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def start_nginx(root: Path, tmp: Path):
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if not nginx:
+        return None, None
+    port = free_port()
+    conf = tmp / "nginx.conf"
+    conf.write_text(f"""
+worker_processes 2;
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 100000;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+""")
+    proc = subprocess.Popen([nginx, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    wait_port(port, proc)
+    return proc, port
+
+
+def start_moto(tmp: Path):
+    port = free_port()
+    log = open(tmp / "moto.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    wait_port(port, proc)
+    return proc, port
+
+
+def stop(proc):
+    if proc is None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        proc.kill()
+
+
+def timed(cmd: str, env: dict) -> tuple[float, str]:
+    t = time.perf_counter()
+    r = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, env=env, timeout=600)
+    dt = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"{cmd}: exit {r.returncode}: {r.stderr.decode()[-2000:]}")
+    out = r.stdout.decode().strip()
+    digest = out.split()[-1] if "openssl" in cmd else (out.split()[0] if out else "")
+    return dt, digest
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--keccakx", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--mib", type=int, default=1024, help="size of the file nginx serves")
+    ap.add_argument("--s3-mib", type=int, default=256, help="size of the S3 object")
+    ap.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    kx = os.path.abspath(a.keccakx)
+    tmp = Path(tempfile.mkdtemp(prefix="kx-remote-bench-"))
+    procs = []
+    try:
+        www = tmp / "www"
+        www.mkdir()
+        data_path = www / "data.bin"
+        with open(data_path, "wb") as f:
+            for _ in range(a.mib):
+                f.write(os.urandom(MIB))
+        small = www / "s3.bin"
+        with open(data_path, "rb") as f:
+            small.write_bytes(f.read(a.s3_mib * MIB))
+        subprocess.run(["cat", str(data_path), str(small)], stdout=subprocess.DEVNULL, check=True)
+        # nginx's workers run as an unprivileged user: let them read the files.
+        for p in (tmp, www):
+            p.chmod(0o755)
+        for p in (data_path, small):
+            p.chmod(0o644)
+
+        nginx, port = start_nginx(www, tmp)
+        if nginx is not None:
+            procs.append(nginx)
+            http_server = "nginx " + subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+        else:
+            from servers import serve_http
+
+            srv, _ = serve_http(www)
+            port = srv.server_address[1]
+            http_server = "tests/remote/servers.py (nginx not installed)"
+        moto, mport = start_moto(tmp)
+        procs.append(moto)
+        import boto3
+
+        s3 = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{mport}", region_name="us-east-1",
+                          aws_access_key_id="bench", aws_secret_access_key="bench")
+        s3.create_bucket(Bucket="bench")
+        s3.upload_file(str(small), "bench", "s3.bin")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+        env.update(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
+                   AWS_ENDPOINT_URL=f"http://127.0.0.1:{mport}")
+
+        sources = {
+            "http": dict(url=f"http://127.0.0.1:{port}/data.bin", curl=f"http://127.0.0.1:{port}/data.bin",
+                         file=data_path, mib=a.mib, server=http_server),
+            "s3": dict(url="s3://bench/s3.bin", curl=f"http://127.0.0.1:{mport}/bench/s3.bin",
+                       file=small, mib=a.s3_mib, server="moto " + __import__("moto").__version__),
+        }
+        have_openssl = shutil.which("openssl") is not None
+        results = {}
+        for name, src in sources.items():
+            peers = {
+                "curl -o /dev/null": f"curl -sf -o /dev/null {src['curl']}",
+                "keccakx sum -a kt128 URL": f"{kx} sum -a kt128 {src['url']}",
+                "keccakx sum -a sha3-256 URL": f"{kx} sum -a sha3-256 {src['url']}",
+                "curl | keccakx sum -a kt128": f"curl -sf {src['curl']} | {kx} sum -a kt128",
+                "keccakx sum -a kt128 FILE": f"{kx} sum -a kt128 {src['file']}",
+            }
+            if have_openssl:
+                peers["curl | openssl dgst -sha3-256"] = f"curl -sf {src['curl']} | openssl dgst -sha3-256"
+            want = {
+                "kt128": timed(f"{kx} sum -a kt128 {src['file']}", env)[1],
+                "sha3-256": timed(f"{kx} sum -a sha3-256 {src['file']}", env)[1],
+            }
+            times = {p: [] for p in peers}
+            order = list(peers)
+            for r in range(a.rounds):
+                for p in order[r % len(order):] + order[: r % len(order)]:
+                    dt, digest = timed(peers[p], env)
+                    if "kt128" in p and digest != want["kt128"]:
+                        raise RuntimeError(f"{p}: digest {digest} != {want['kt128']}")
+                    if "sha3-256" in p and digest != want["sha3-256"]:
+                        raise RuntimeError(f"{p}: digest {digest} != {want['sha3-256']}")
+                    times[p].append(dt)
+            size = src["mib"] * MIB
+            med = {p: statistics.median(t) for p, t in times.items()}
+            rate = {p: size / med[p] / 1e6 for p in peers}
+            bare = rate["curl -o /dev/null"]
+            results[name] = {
+                "server": src["server"],
+                "bytes": size,
+                "times_s": times,
+                "median_s": med,
+                "rate_MBps": rate,
+                "ratio_to_bare": {p: rate[p] / bare for p in peers},
+            }
+            print(f"{name} ({src['server']}, {src['mib']} MiB, median of {a.rounds}):")
+            for p in peers:
+                print(f"  {p:34s} {rate[p]:9.1f} MB/s  {rate[p] / bare:6.3f}x bare")
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True).stdout.strip()
+        cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "")
+        rep = {
+            "bench": "remote",
+            "commit": commit,
+            "machine": {"cpu": cpu, "cores": os.cpu_count(), "platform": platform.platform(),
+                        "loadavg_at_end": os.getloadavg()},
+            "keccakx": os.path.relpath(kx, ROOT) if kx.startswith(str(ROOT)) else kx,
+            "rounds": a.rounds,
+            "settings": {k: os.environ.get(k) for k in ("KECCAKX_OBJECT_JOBS", "KECCAKX_OBJECT_PART")},
+            "sources": results,
+            "target": {"name": "keccakx sum -a kt128 URL / curl -o /dev/null (nginx)", "need": 0.9,
+                       "value": results["http"]["ratio_to_bare"]["keccakx sum -a kt128 URL"]},
+        }
+        Path(a.out).write_text(json.dumps(rep, indent=1) + "\n")
+        print(f"wrote {a.out}")
+    finally:
+        for p in procs:
+            stop(p)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
