@@ -154,7 +154,7 @@ fn not_taken_hint(
     spell: &dyn Fn(Field) -> String,
 ) -> fmt::Result {
     use crate::field::Param;
-    let tree = function == crate::tree_li::NAME;
+    let tree = function == crate::field::TREE_LI;
     match field {
         Field::Key if tree => write!(f, " (use {} for a key)", spell(Field::Prefix)),
         Field::Width if tree => f.write_str(" (tree-LI uses Keccak-f[1600])"),

@@ -3,6 +3,10 @@
 //! field-naming variants. The library names a field by [`Field::name`];
 //! each front end spells it its own way (the CLI `--rate`, Python `rate=`).
 
+/// Tree LI's name in messages, as its documents write it (the registry's
+/// and the mode's errors, and [`Error`](crate::Error)'s hints, use it).
+pub const TREE_LI: &str = "tree-LI";
+
 /// What parameters a function takes (for `list` and validation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {

@@ -40,7 +40,7 @@ use crate::sponge::{ByteSponge, XofReader};
 const ROUNDS: usize = 24;
 
 /// The mode's name in messages, as its documents write it.
-pub const NAME: &str = "tree-LI";
+pub const NAME: &str = crate::field::TREE_LI;
 
 /// `field` outside `range`, for [`TreeLiParams::validate`].
 fn out_of_range(field: Field, range: &'static str) -> Error {
