@@ -69,6 +69,22 @@ def test_nul_in_a_check_name_is_a_bad_line(edge_dir, cluster, keccakx_bin, clust
     assert r[0] == 1 and b"no properly formatted checksum lines" in r[2]
 
 
+def test_check_names_and_algorithm_restriction(edge_dir, cluster, keccakx_bin, cluster_cli):
+    """--check output of names holding a C1 control or a byte that is not
+    UTF-8 (escaped), and -a restricting which lines count."""
+    names = ["c1\u009b2J".encode(), b"raw\x9b2J", "n\u00f6".encode()]
+    for n in names:
+        (edge_dir / os.fsdecode(n)).write_bytes(n)
+    sums = subprocess.run([keccakx_bin, "sum", *map(os.fsdecode, names)], cwd=edge_dir, capture_output=True).stdout
+    sums += subprocess.run([keccakx_bin, "sum", "--tag", "-a", "shake128", "-l", "1", "f.bin"], cwd=edge_dir,
+                           capture_output=True).stdout
+    (edge_dir / "C1.sums").write_bytes(sums)
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "C1.sums"], cluster.address)
+    assert r[0] == 0 and b"\\c1\\xc2\\x9b2J: OK" in r[1] and b"\\raw\\x9b2J: OK" in r[1]
+    for algo in (["-a", "sha3-256"], ["-a", "shake128"], ["-a", "shake128", "-l", "1"]):
+        both(keccakx_bin, cluster_cli, edge_dir, ["-c", "-w", *algo, "C1.sums"], cluster.address)
+
+
 def test_parallelhash_block_size_above_32_bits(edge_dir, cluster, keccakx_bin, cluster_cli):
     both(keccakx_bin, cluster_cli, edge_dir, ["-a", "parallelhash128", "--block-size", "4294967296", "f.bin"],
          cluster.address)

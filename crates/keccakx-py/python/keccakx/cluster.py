@@ -280,7 +280,13 @@ class Context:
         n = hex_len // 2
         if not info.variable_len:
             return n == info.default_len
-        return n == self.length if self.length is not None else n <= MAX_LENGTH
+        if self.length is not None:
+            return n == self.length
+        if self.algo_given:
+            # -a naming an XOF: no digest shorter than its default verifies
+            # unless -l allows it (-a must not let a weaker check pass).
+            return info.default_len <= n <= MAX_LENGTH
+        return n <= MAX_LENGTH
 
 
 _HEX = set(b"0123456789abcdefABCDEF")
@@ -309,6 +315,10 @@ class Parser:
                 tag = None
             info = find_tag(tag) if tag is not None else None
             if info is not None:
+                # With -a, a line of another algorithm is improperly
+                # formatted (as cksum -a): -a restricts the check.
+                if ctx.algo_given and info.name != ctx.info.name:
+                    return None
                 j = name_end
                 if rest[j : j + 1] == b" ":
                     j += 1
@@ -366,30 +376,26 @@ class Parser:
         return Entry(name, bytes.fromhex(h.decode("ascii")), info)
 
 
-def _is_control(c: int) -> bool:
-    return c < 0x20 or c == 0x7F
-
-
 def check_name(name: bytes) -> bytes:
     """The name as --check prints it (as keccakx sum does): as it is, unless
-    it holds a control character; then a leading backslash and ``\\\\``,
-    ``\\n``, ``\\r``, ``\\t``, ``\\xHH`` for the others."""
-    if not any(_is_control(c) for c in name):
+    it holds a control character (C0, DEL or C1) or a byte that is not
+    UTF-8; then a leading backslash and ``\\\\``, ``\\n``, ``\\r``,
+    ``\\t``, ``\\xHH`` for each byte of the others."""
+    parts = _pieces(name)
+    if all(kind == "t" for kind, _ in parts):
         return name
     out = bytearray(b"\\")
-    for c in name:
-        if c == 0x5C:
-            out += b"\\\\"
-        elif c == 0x0A:
+    for kind, v in parts:
+        if kind == "t":
+            out += v.encode("utf-8").replace(b"\\", b"\\\\")
+        elif v == 0x0A:
             out += b"\\n"
-        elif c == 0x0D:
+        elif v == 0x0D:
             out += b"\\r"
-        elif c == 0x09:
+        elif v == 0x09:
             out += b"\\t"
-        elif _is_control(c):
-            out += b"\\x%02x" % c
         else:
-            out.append(c)
+            out += b"\\x%02x" % v
     return bytes(out)
 
 
