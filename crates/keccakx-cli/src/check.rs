@@ -47,6 +47,11 @@ pub struct Context {
     /// Whether `-a` was given (without it, untagged lines are told apart by
     /// their number of hex digits, as sha3sum does: `sha3sum_by_hex_len`).
     pub algo_given: bool,
+    /// -a restricts the check (`sum --check`): lines of other algorithms,
+    /// and shorter digests than -a's default without -l, are improperly
+    /// formatted. Off for [`parse_line`] (`verify` finds a file's line and
+    /// judges its algorithm itself).
+    pub restrict: bool,
     /// The parameters as given (`length` only when `-l` was given).
     pub params: Params,
     cache: HashMap<(&'static str, usize, InputMode), Result<Arc<Algo>, String>>,
@@ -57,6 +62,7 @@ impl Context {
         Context {
             algo,
             algo_given,
+            restrict: algo_given,
             params,
             cache: HashMap::new(),
         }
@@ -120,7 +126,7 @@ impl Context {
             // With -a naming an XOF, a digest shorter than its default
             // (a one-byte SHAKE128 line) is refused unless -l allows it:
             // -a must not let a weaker check pass (as cksum -a does).
-            None if self.algo_given => (info.default_len..=MAX_LENGTH).contains(&n),
+            None if self.restrict => (info.default_len..=MAX_LENGTH).contains(&n),
             None => n <= MAX_LENGTH,
         }
     }
@@ -177,7 +183,7 @@ impl Parser {
             {
                 // With -a, a line of another algorithm is improperly
                 // formatted (cksum -a, sha512sum): -a restricts the check.
-                if ctx.algo_given && !std::ptr::eq(info, ctx.algo.info) {
+                if ctx.restrict && !std::ptr::eq(info, ctx.algo.info) {
                     return None;
                 }
                 let mut j = name_end;
@@ -364,7 +370,7 @@ impl<R: Read> Lines<R> {
 fn open_list(file: &OsString) -> io::Result<(Box<dyn Read>, Option<i32>)> {
     if file == "-" {
         let stdin = crate::stdio::stdin_checked()?;
-        return Ok((Box::new(stdin.lock()), Some(0)));
+        return Ok((Box::new(stdin), Some(0)));
     }
     let f = std::fs::File::open(file)?;
     let fd = if f.metadata()?.is_file() {
@@ -683,10 +689,27 @@ fn summarize(
     })
 }
 
-/// Parse one checksum line for the fuzz targets and tests, or None when
-/// the line is improperly formatted. `algorithm`: as `-a` (None: the
-/// default, untagged lines by their length).
+/// Parse one checksum line for `verify`, the fuzz targets and tests, or
+/// None when the line is improperly formatted. `algorithm`: as `-a` (None:
+/// the default, untagged lines by their length), but a tagged line of any
+/// algorithm is read (see [`parse_check_line`] for `--check`'s rule).
 pub fn parse_line(line: &[u8], algorithm: Option<&str>, params: &Params) -> Option<Entry> {
+    parse_with(line, algorithm, params, false)
+}
+
+/// Parse one line as `sum --check` does: with `algorithm` (-a) given, a
+/// line of another algorithm, or a digest shorter than its default unless
+/// `params.length` (-l) allows it, is improperly formatted (None).
+pub fn parse_check_line(line: &[u8], algorithm: Option<&str>, params: &Params) -> Option<Entry> {
+    parse_with(line, algorithm, params, true)
+}
+
+fn parse_with(
+    line: &[u8],
+    algorithm: Option<&str>,
+    params: &Params,
+    restrict: bool,
+) -> Option<Entry> {
     let info = find(algorithm.unwrap_or(crate::algo::DEFAULT_ALGORITHM))?;
     let own = if algorithm.is_none() {
         params_for(info, params)
@@ -694,7 +717,8 @@ pub fn parse_line(line: &[u8], algorithm: Option<&str>, params: &Params) -> Opti
         params.clone()
     };
     let algo = Arc::new(Algo::new(info, &own).ok()?);
-    let ctx = Context::new(algo, algorithm.is_some(), params.clone());
+    let mut ctx = Context::new(algo, algorithm.is_some(), params.clone());
+    ctx.restrict = restrict && algorithm.is_some();
     let mut p = Parser { bsd_reversed: -1 };
     p.parse(line, &ctx)
 }

@@ -69,8 +69,7 @@ fn hash_path_inner(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<
 pub(crate) fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if path == "-" {
         let stdin = stdio::stdin_checked()?;
-        let lock = stdin.lock();
-        return hash_reader(lock, algo, None);
+        return hash_reader(stdin, algo, None);
     }
     let mut open = openlimit::open(path)?;
     let meta = open.file().metadata()?;

@@ -14,8 +14,20 @@ pub enum Stop {
     Failed(io::Error),
 }
 
+/// Bytes buffered before a write to a file or terminal.
+const FILE_BUF: usize = 64 << 10;
+/// Writes to a pipe or FIFO of at most this many bytes are atomic (POSIX
+/// PIPE_BUF; 4096 on Linux): lines from several processes sharing one
+/// pipe never interleave, and a process killed between writes leaves only
+/// whole lines.
+const PIPE_BUF: usize = 4096;
+
 pub struct Out {
-    w: io::BufWriter<io::Stdout>,
+    fd: crate::stdio::Raw,
+    buf: Vec<u8>,
+    /// Standard output is a pipe, FIFO or socket: write whole lines, at
+    /// most [`PIPE_BUF`] bytes per write (a longer line alone).
+    pipe: bool,
     /// Flush after every record (interactive use).
     line_flush: bool,
     /// Standard output was closed when the process started (Rust put
@@ -29,13 +41,30 @@ impl Default for Out {
     }
 }
 
+/// Whether standard output is a pipe, FIFO or socket.
+fn stdout_is_pipe() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: fstat writes the struct given; fd 1 is always open.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        if unsafe { libc::fstat(1, &mut st) } != 0 {
+            return false;
+        }
+        let kind = st.st_mode & libc::S_IFMT;
+        kind == libc::S_IFIFO || kind == libc::S_IFSOCK
+    }
+    #[cfg(not(unix))]
+    false
+}
+
 impl Out {
     pub fn new() -> Out {
-        let stdout = io::stdout();
-        let line_flush = stdout.is_terminal();
+        let pipe = stdout_is_pipe();
         Out {
-            w: io::BufWriter::with_capacity(64 << 10, stdout),
-            line_flush,
+            fd: crate::stdio::raw(1),
+            buf: Vec::with_capacity(if pipe { PIPE_BUF } else { FILE_BUF }),
+            pipe,
+            line_flush: io::stdout().is_terminal(),
             closed: crate::stdio::closed_at_start(1),
         }
     }
@@ -48,23 +77,69 @@ impl Out {
         }
     }
 
+    /// Write what is buffered (whole records), in one write where the
+    /// kernel takes it whole.
+    fn flush_buf(&mut self) -> io::Result<()> {
+        let r = self.fd.write_all(&self.buf);
+        self.buf.clear();
+        r
+    }
+
+    /// Add one unit (a line, or a record) to the buffer, writing first
+    /// what would not fit in one write with it; a unit longer than a write
+    /// goes alone.
+    fn push(&mut self, unit: &[u8], cap: usize) -> io::Result<()> {
+        if self.buf.len() + unit.len() > cap && !self.buf.is_empty() {
+            self.flush_buf()?;
+        }
+        if unit.len() >= cap {
+            return self.fd.write_all(unit);
+        }
+        self.buf.extend_from_slice(unit);
+        Ok(())
+    }
+
+    fn write_record(&mut self, rec: &[u8]) -> io::Result<()> {
+        if !self.pipe {
+            return self.push(rec, FILE_BUF);
+        }
+        if rec.len() <= PIPE_BUF {
+            return self.push(rec, PIPE_BUF);
+        }
+        // A long report (`--help`, `list`): line by line.
+        for line in rec.split_inclusive(|&c| c == b'\n') {
+            self.push(line, PIPE_BUF)?;
+        }
+        Ok(())
+    }
+
     /// Write one record (a whole line).
     pub fn write(&mut self, rec: &[u8]) -> Result<(), Stop> {
         if self.closed {
             return Err(Stop::Failed(crate::stdio::bad_fd()));
         }
-        let (w, line_flush) = (&mut self.w, self.line_flush);
         crate::progress::around_output(|| {
-            w.write_all(rec).map_err(Self::map)?;
-            if line_flush {
-                w.flush().map_err(Self::map)?;
+            self.write_record(rec).map_err(Self::map)?;
+            if self.line_flush {
+                self.flush_buf().map_err(Self::map)?;
             }
             Ok(())
         })
     }
 
     pub fn flush(&mut self) -> Result<(), Stop> {
-        self.w.flush().map_err(Self::map)
+        if self.closed && !self.buf.is_empty() {
+            return Err(Stop::Failed(crate::stdio::bad_fd()));
+        }
+        self.flush_buf().map_err(Self::map)
+    }
+}
+
+impl Drop for Out {
+    fn drop(&mut self) {
+        if !self.closed {
+            let _ = self.flush_buf();
+        }
     }
 }
 

@@ -51,10 +51,44 @@ pub fn bad_fd() -> io::Error {
     }
 }
 
-/// Standard input, or EBADF when it was closed at start.
-pub fn stdin_checked() -> io::Result<io::Stdin> {
+/// A standard descriptor read and written as it is. Rust's `Stdin` and
+/// `Stdout` take EBADF for an empty input and a successful write (stdin
+/// opened write-only, `0>file`: the empty input's digest; stdout opened
+/// read-only, `1<file`: nothing printed, exit 0); coreutils reports both.
+pub struct Raw(std::mem::ManuallyDrop<std::fs::File>);
+
+/// Descriptor `fd` (0 or 1), never closed by the value.
+#[cfg(unix)]
+pub fn raw(fd: i32) -> Raw {
+    use std::os::unix::io::FromRawFd;
+    // SAFETY: 0 and 1 stay open for the life of the process (Rust's
+    // runtime reopens a closed one on /dev/null); ManuallyDrop never
+    // closes them.
+    Raw(std::mem::ManuallyDrop::new(unsafe {
+        std::fs::File::from_raw_fd(fd)
+    }))
+}
+
+impl io::Read for Raw {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+impl io::Write for Raw {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        (&*self.0).write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Standard input, or EBADF when it was closed at start; read errors
+/// (EBADF when opened write-only) are reported, not taken as its end.
+pub fn stdin_checked() -> io::Result<Raw> {
     if closed_at_start(0) {
         return Err(bad_fd());
     }
-    Ok(io::stdin())
+    Ok(raw(0))
 }

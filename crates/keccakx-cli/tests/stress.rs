@@ -172,3 +172,141 @@ fn check_report_escapes_c1_controls_and_invalid_utf8() {
             .collect::<Vec<u8>>()
     );
 }
+
+#[test]
+fn read_only_stdout_is_a_write_error() {
+    // `keccakx sum f 1<f`: every write fails with EBADF, which Rust's
+    // stdout took for success (nothing printed, exit 0).
+    let d = Scratch::new("ro-stdout");
+    let f = d.write("f", b"data");
+    d.write(
+        "L",
+        format!("{}  f\n", hex(&Sha3_256::digest(b"data"))).as_bytes(),
+    );
+    for args in [
+        &["sum", "f"][..],
+        &["sum", "-c", "L"][..],
+        &["list"][..],
+        &["--help"][..],
+        &["sum", "--raw", "f"][..],
+    ] {
+        let o = d
+            .cmd(args)
+            .stdout(std::fs::File::open(&f).unwrap())
+            .output()
+            .unwrap();
+        assert_clean(&o, 1);
+        assert_eq!(
+            text(&o.stderr),
+            "keccakx: write error: Bad file descriptor\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn write_only_stdin_is_a_read_error() {
+    // `keccakx sum 0>file`: the empty input's digest was printed, exit 0.
+    let d = Scratch::new("wo-stdin");
+    let f = d.write("f", b"");
+    let wo = || std::fs::OpenOptions::new().write(true).open(&f).unwrap();
+    let o = d.cmd(&["sum"]).stdin(wo()).output().unwrap();
+    assert_clean(&o, 1);
+    assert_eq!(o.stdout, b"");
+    assert_eq!(text(&o.stderr), "keccakx: -: Bad file descriptor\n");
+    let o = d.cmd(&["sum", "-c"]).stdin(wo()).output().unwrap();
+    assert_clean(&o, 1);
+    assert_eq!(
+        text(&o.stderr),
+        "keccakx: 'standard input': read error: Bad file descriptor\n"
+    );
+}
+
+/// A pipe: (read end, write end).
+fn pipe() -> (std::fs::File, std::os::fd::OwnedFd) {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two new descriptors, owned from here on.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    unsafe {
+        (
+            std::fs::File::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    }
+}
+
+#[test]
+fn concurrent_writers_into_one_slow_pipe_leave_whole_lines() {
+    // `ls | xargs -P 4 keccakx sum | slow-reader`: writes above PIPE_BUF
+    // are not atomic, and lines from the processes interleaved; SIGTERM
+    // during a large write left half a line. Now: whole lines, each
+    // right, whatever is killed when.
+    use std::io::Read;
+    let d = Scratch::new("pipe");
+    let mut want = std::collections::HashMap::new();
+    let mut names = Vec::new();
+    for i in 0..240 {
+        // Long names: 300 files' lines are ~60 KiB, well above PIPE_BUF.
+        let name = format!("{i:03}-{}", "n".repeat(120 + i % 50));
+        let body = format!("file {i}");
+        d.write(&name, body.as_bytes());
+        want.insert(name.clone(), hex(&Sha3_256::digest(body.as_bytes())));
+        names.push(name);
+    }
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut rnd = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..3 {
+        let (mut r, w) = pipe();
+        let mut kids = Vec::new();
+        for _ in 0..4 {
+            let mut c = d.cmd(&["sum", "--threads", "1"]);
+            c.args(&names).stdout(w.try_clone().unwrap());
+            kids.push(c.spawn().unwrap());
+        }
+        drop(w);
+        let reader = std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let mut b = [0u8; 700];
+            loop {
+                match r.read(&mut b) {
+                    Ok(0) | Err(_) => return all,
+                    Ok(n) => all.extend_from_slice(&b[..n]),
+                }
+                std::thread::sleep(std::time::Duration::from_micros(300));
+            }
+        });
+        // From the second round on, kill two writers at random moments.
+        if round > 0 {
+            for (k, sig) in [(1, libc::SIGTERM), (3, libc::SIGINT)] {
+                std::thread::sleep(std::time::Duration::from_millis(rnd() % 40));
+                // SAFETY: signals a child of ours that has not been waited for.
+                unsafe { libc::kill(kids[k].id() as i32, sig) };
+            }
+        }
+        let mut complete = 0;
+        for mut k in kids {
+            let s = k.wait().unwrap();
+            if s.success() {
+                complete += 1;
+            }
+        }
+        let all = reader.join().unwrap();
+        assert!(all.is_empty() || all.ends_with(b"\n"), "partial last line");
+        let mut lines = 0;
+        for line in text(&all).lines() {
+            let (digest, name) = line.split_once("  ").unwrap_or_else(|| panic!("{line:?}"));
+            assert_eq!(want.get(name), Some(&digest.to_string()), "line {line:?}");
+            lines += 1;
+        }
+        assert!(
+            lines >= complete * names.len(),
+            "{lines} lines, {complete} complete"
+        );
+    }
+}
