@@ -64,8 +64,8 @@ CLEAN_ERRORS = ("MemoryError", "RuntimeError", "OSError", "BlockingIOError")
     not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None,
     reason="needs root and setpriv to run as an unprivileged user",
 )
-@pytest.mark.parametrize("kind,n", [("nproc", 3), ("nproc", 5), ("as", 150_000_000), ("as", 200_000_000),
-                                    ("as", 400_000_000)])
+@pytest.mark.parametrize("kind,n", [("nproc", 1), ("nproc", 2), ("nproc", 3), ("nproc", 5), ("as", 150_000_000),
+                                    ("as", 200_000_000), ("as", 400_000_000)])
 def test_short_of_threads_or_address_space(shared_dir, kind, n):
     f = shared_dir / "f.bin"
     p = subprocess.run(
