@@ -78,6 +78,8 @@ def test_check_names_and_algorithm_restriction(edge_dir, cluster, keccakx_bin, c
     sums = subprocess.run([keccakx_bin, "sum", *map(os.fsdecode, names)], cwd=edge_dir, capture_output=True).stdout
     sums += subprocess.run([keccakx_bin, "sum", "--tag", "-a", "shake128", "-l", "1", "f.bin"], cwd=edge_dir,
                            capture_output=True).stdout
+    sums += subprocess.run([keccakx_bin, "sum", "--tag", "-a", "sha3-512", "f.bin"], cwd=edge_dir,
+                           capture_output=True).stdout
     (edge_dir / "C1.sums").write_bytes(sums)
     r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "C1.sums"], cluster.address)
     assert r[0] == 0 and b"\\c1\\xc2\\x9b2J: OK" in r[1] and b"\\raw\\x9b2J: OK" in r[1]
