@@ -56,7 +56,7 @@ def bytes_read(cmd, cwd):
                 total += int(m.group(2))
                 continue
             # A file mapped for reading counts whole (a plain `sum` maps).
-            m = re.search(r"mmap\(NULL, (\d+), PROT_READ, MAP_SHARED, (\d+)", line)
+            m = re.search(r"mmap\(NULL, (\d+), PROT_READ, MAP_SHARED[A-Z_|]*, (\d+)", line)
             if m:
                 total += int(m.group(1))
         return total

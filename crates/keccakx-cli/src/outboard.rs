@@ -243,10 +243,11 @@ pub fn run(
 type Take<'a> = dyn FnMut(&[u8], &mut u64) -> Result<(), Error> + 'a;
 
 /// Feed `file[from..len)` to `take` through read-only maps of one window
-/// at a time (unmapped before the next); None when it cannot be mapped
-/// (the caller reads it instead). A file that shrinks meanwhile is an
-/// error (the SIGBUS guard turns the lost pages into zeros, see
-/// `mapguard`), as for plain `sum`.
+/// at a time; with more than one thread, a second thread maps (and faults
+/// in, MAP_POPULATE) the next window while this one is hashed, as plain
+/// `sum` does. None when the file cannot be mapped (the caller reads it
+/// instead). A file that shrinks meanwhile is an error (the SIGBUS guard
+/// turns the lost pages into zeros, see `mapguard`), as for plain `sum`.
 fn feed_mapped(
     file: &File,
     from: u64,
@@ -259,49 +260,78 @@ fn feed_mapped(
     if len - from < WINDOW {
         return None;
     }
-    let mut off = from / PAGE * PAGE;
-    let mut skip = (from - off) as usize;
-    while off < len {
+    let start = from / PAGE * PAGE;
+    let ahead = keccakx::engine::effective_threads() > 1;
+    let map_at = |off: u64| -> io::Result<(memmap2::Mmap, crate::mapguard::Guard)> {
         let n = (len - off).min(WINDOW) as usize;
         // SAFETY: the map is read-only and dropped once hashed. Another
         // process may change the file meanwhile: changed bytes give the
         // digest (and outboard) of what was read; bytes cut off by a
         // truncation would raise SIGBUS, which the guard registered below
         // turns into zero pages and an error.
-        let map = unsafe { memmap2::MmapOptions::new().offset(off).len(n).map(file) };
-        let map = match map {
-            Ok(m) => m,
-            Err(_) if off == from / PAGE * PAGE => return None,
-            Err(e) => {
-                return Some(Err(Error::Read {
-                    what: "mapping the file".into(),
-                    err: e,
-                }))
+        let map = unsafe {
+            let mut o = memmap2::MmapOptions::new();
+            o.offset(off).len(n);
+            if ahead {
+                o.populate();
             }
+            o.map(file)?
         };
-        let Some(guard) = crate::mapguard::register(map.as_ptr(), map.len()) else {
-            return (off == from / PAGE * PAGE).then_some(()).map_or(
-                Some(Err(Error::Read {
-                    what: "mapping the file".into(),
-                    err: io::Error::other("too many files mapped at once"),
-                })),
-                |_| None,
-            );
-        };
-        if let Err(e) = take(&map[skip..], pos) {
-            return Some(Err(e));
+        let guard = crate::mapguard::register(map.as_ptr(), map.len())
+            .ok_or_else(|| io::Error::other("too many files mapped at once"))?;
+        Ok((map, guard))
+    };
+    // The first window failing means this file is read instead.
+    let first = map_at(start).ok()?;
+    let shrank = || Error::Read {
+        what: "reading the file".into(),
+        err: io::Error::other("file shrank while being read"),
+    };
+    let mut use_window = |(map, guard): (memmap2::Mmap, crate::mapguard::Guard), skip: usize| {
+        take(&map[skip..], pos)?;
+        if guard.hit() {
+            return Err(shrank());
         }
-        if guard.hit() || file.metadata().map(|m| m.len() < len).unwrap_or(true) {
-            return Some(Err(Error::Read {
-                what: "reading the file".into(),
-                err: io::Error::other("file shrank while being read"),
-            }));
+        Ok(())
+    };
+    let result = std::thread::scope(|scope| -> Result<(), Error> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(0);
+        let producer = ahead.then(|| {
+            scope.spawn(move || {
+                let mut off = start + WINDOW;
+                while off < len {
+                    if tx.send(map_at(off)).is_err() {
+                        return;
+                    }
+                    off += WINDOW;
+                }
+            })
+        });
+        use_window(first, (from - start) as usize)?;
+        let mut off = start + WINDOW;
+        while off < len {
+            let w = if producer.is_some() {
+                rx.recv().map_err(|_| shrank())?
+            } else {
+                map_at(off)
+            };
+            let w = w.map_err(|e| Error::Read {
+                what: "mapping the file".into(),
+                err: e,
+            })?;
+            use_window(w, 0)?;
+            off += WINDOW;
         }
-        drop(guard);
-        skip = 0;
-        off += n as u64;
-    }
-    Some(Ok(()))
+        Ok(())
+    });
+    let result = result.and_then(|()| {
+        // A truncation inside the last page faults nowhere: the size tells.
+        match file.metadata() {
+            Ok(m) if m.len() >= len => Ok(()),
+            _ => Err(shrank()),
+        }
+    });
+    Some(result)
 }
 
 /// Where an existing outboard lets hashing continue: a builder and the

@@ -27,6 +27,7 @@ mod hazmat;
 mod merkle;
 mod objects;
 mod policy;
+mod state;
 
 /// A child made by `fork()` (os.fork, multiprocessing's "fork" start
 /// method, Dask's or gunicorn's workers) has none of the parent's pool
@@ -61,6 +62,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_fork_handler();
     policy::warn_about_engine_variable(m.py())?;
     m.add_class::<objects::Hash>()?;
+    m.add_function(wrap_pyfunction!(state::import_state, m)?)?;
     m.add_class::<objects::Xof>()?;
     m.add_function(wrap_pyfunction!(constructors::sha3_224, m)?)?;
     m.add_function(wrap_pyfunction!(constructors::sha3_256, m)?)?;

@@ -152,6 +152,29 @@ fn new_object<'py>(py: Python<'py>, meta: Meta, core: Core) -> PyResult<Bound<'p
     })
 }
 
+/// An object of `core`'s function in its state, `reader` set when output
+/// was being read (`keccakx.import_state`).
+pub(crate) fn object_with_state(
+    py: Python<'_>,
+    core: Core,
+    reader: Option<XofReader>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let alg = crate::alg::Alg(core.info());
+    let xof = alg.is_xof();
+    let meta = Meta {
+        name: alg.py_name(),
+        digest_size: if xof { 0 } else { core.output_len() },
+        block_size: core.rate_bytes(),
+        xof,
+    };
+    let state = Mutex::new(State { core, reader });
+    Ok(if xof {
+        Bound::new(py, Xof { meta, state })?.into_any()
+    } else {
+        Bound::new(py, Hash { meta, state })?.into_any()
+    })
+}
+
 /// Construct, then absorb the initial data (if any).
 pub(crate) fn construct<'py>(
     py: Python<'py>,
@@ -200,6 +223,15 @@ pub(crate) fn construct_plain<'py>(
 
 #[pymethods]
 impl Hash {
+    /// The running state as a portable blob (bytes), for
+    /// keccakx.import_state(); ValueError for KT, ParallelHash and tree LI.
+    /// A KMAC state is as secret as its key. (Pickling is refused.)
+    fn export_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let s = lock_py(py, &self.state);
+        let blob = crate::state::export(&s.core, s.reader.as_ref())?;
+        Ok(crate::state::to_bytes(py, &blob))
+    }
+
     /// Absorb a bytes-like object (any buffer: bytes, bytearray, memoryview,
     /// NumPy array, mmap). For TupleHash, each call is one tuple element.
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -270,6 +302,15 @@ impl Hash {
 
 #[pymethods]
 impl Xof {
+    /// The running state as a portable blob (bytes), for
+    /// keccakx.import_state(); ValueError for KT, ParallelHash and tree LI.
+    /// A KMAC state is as secret as its key. (Pickling is refused.)
+    fn export_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let s = lock_py(py, &self.state);
+        let blob = crate::state::export(&s.core, s.reader.as_ref())?;
+        Ok(crate::state::to_bytes(py, &blob))
+    }
+
     /// Absorb a bytes-like object (any buffer). Not allowed after read().
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         absorb(py, &self.meta, &self.state, data)
