@@ -22,8 +22,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::error::MerkleError;
 use super::json::Value;
-use super::MerkleError;
 
 /// One ABI type.
 #[derive(Clone, Debug, PartialEq, Eq)]

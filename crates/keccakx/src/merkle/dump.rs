@@ -14,9 +14,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::error::MerkleError;
+use super::hash::{parse_hash, to_hex};
 use super::json::{self, write_json, write_str, Value};
 use super::tree::{LeafKind, MerkleTree};
-use super::{parse_hash, to_hex, MerkleError};
 use crate::engine::Engine;
 
 impl MerkleTree {

@@ -11,7 +11,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::MerkleError;
+use super::error::MerkleError;
 
 /// A JSON value (a leaf value, or a whole dump).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
-use super::{node_hash, Hash, MerkleError};
+use super::error::MerkleError;
+use super::hash::{node_hash, Hash};
 
 /// A multiproof: the leaves it proves (in the order the verifier consumes
 /// them), the sibling nodes it needs, and one flag per hashing step (true:

@@ -10,8 +10,10 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use super::abi::{self, AbiType};
+use super::error::MerkleError;
+use super::hash::{sorted_pair, Hash, KECCAK256};
+use super::json::Value;
 use super::proof::{self, MultiProof};
-use super::{sorted_pair, Hash, MerkleError, Value, KECCAK256};
 use crate::engine::Engine;
 
 /// Called after each engine call with (hashes done, hashes in all).
@@ -321,7 +323,7 @@ pub fn leaf_hash(kind: &LeafKind, value: &Value) -> Result<Hash, MerkleError> {
 fn leaf_hash_one(kind: &LeafKind, value: &Value) -> Result<Hash, MerkleError> {
     match kind {
         LeafKind::Standard { types, .. } => {
-            super::standard_leaf_hash(types, standard_items(types, value)?)
+            super::hash::standard_leaf_hash(types, standard_items(types, value)?)
         }
         LeafKind::Simple => simple_leaf(value),
     }
