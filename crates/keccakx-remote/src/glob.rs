@@ -5,7 +5,9 @@ use futures::TryStreamExt;
 use object_store::path::Path;
 use url::Url;
 
-use crate::{Client, Error, ErrorKind};
+use crate::error::{Error, ErrorKind};
+use crate::settings::Settings;
+use crate::store::Stores;
 
 fn has_wildcard(s: &str) -> bool {
     s.contains(['*', '?', '['])
@@ -50,11 +52,16 @@ pub(crate) fn matches(pat: &[char], name: &[char]) -> bool {
     }
 }
 
-/// [`Client::expand`].
-pub(crate) fn expand(client: &Client, pattern: &str) -> Result<Vec<String>, Error> {
+/// [`Client::expand`](crate::Client::expand).
+pub(crate) fn expand(
+    rt: &tokio::runtime::Runtime,
+    stores: &Stores,
+    settings: &Settings,
+    pattern: &str,
+) -> Result<Vec<String>, Error> {
     let url =
         Url::parse(pattern).map_err(|e| Error::usage(format!("{pattern}: not a URL ({e})")))?;
-    let (_, path) = client.store_for(pattern)?;
+    let (_, path) = stores.get(settings, pattern)?;
     let key = path.as_ref().to_string();
     let whole = url.path();
     let wild = has_wildcard(whole);
@@ -86,7 +93,7 @@ pub(crate) fn expand(client: &Client, pattern: &str) -> Result<Vec<String>, Erro
     } else {
         key.clone()
     };
-    let (store, _) = client.store_for(pattern)?;
+    let (store, _) = stores.get(settings, pattern)?;
     let list_prefix = (!prefix.is_empty()).then(|| Path::from(prefix.as_str()));
     let listing = async {
         store
@@ -94,8 +101,7 @@ pub(crate) fn expand(client: &Client, pattern: &str) -> Result<Vec<String>, Erro
             .try_collect::<Vec<_>>()
             .await
     };
-    let metas = client
-        .rt
+    let metas = rt
         .block_on(listing)
         .map_err(|e| Error::new(ErrorKind::Failed, format!("{pattern}: cannot list ({e})")))?;
     let pat: Vec<char> = key.chars().collect();

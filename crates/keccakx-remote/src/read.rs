@@ -9,19 +9,14 @@ use bytes::{Bytes, BytesMut};
 use futures::StreamExt;
 use object_store::{GetOptions, GetRange, ObjectMeta};
 
-use crate::settings::Settings;
-use crate::{Client, Error, ErrorKind, Object};
+use crate::error::{Error, ErrorKind};
+use crate::settings::{part_size, Settings};
+use crate::store::Object;
 
 /// Bytes per block handed over by a streamed read.
 pub const STREAM_BLOCK: usize = 1 << 20;
 /// Blocks a streamed read holds ahead of the hasher.
 pub const READ_AHEAD: usize = 8;
-
-/// The part size: `part` rounded down to a multiple of `unit` (at least one unit).
-pub(crate) fn part_size(part: u64, unit: u64) -> u64 {
-    let unit = unit.max(1);
-    (part / unit).max(1) * unit
-}
 
 /// An error from the store for the object at `url`, classified.
 fn classify(url: &str, e: object_store::Error) -> (Error, bool) {
@@ -168,12 +163,13 @@ async fn get_range(obj: Object, range: Range<u64>, settings: Settings) -> Result
 
 /// [`Client::read_parts`].
 pub(crate) fn parts(
-    client: &Client,
+    rt: &tokio::runtime::Runtime,
+    settings: &Settings,
     obj: &Object,
     unit: u64,
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<(), Error> {
-    let s = &client.settings;
+    let s = settings;
     let part = part_size(s.part, unit);
     let size = obj.size;
     let count = size.div_ceil(part);
@@ -181,7 +177,7 @@ pub(crate) fn parts(
     let mut pending = VecDeque::new();
     let spawn = |i: u64| {
         let range = i * part..((i + 1) * part).min(size);
-        client.rt.spawn(get_range(obj.clone(), range, s.clone()))
+        rt.spawn(get_range(obj.clone(), range, s.clone()))
     };
     let result = (|| {
         while next < count && pending.len() < s.jobs {
@@ -189,8 +185,7 @@ pub(crate) fn parts(
             next += 1;
         }
         while let Some(h) = pending.pop_front() {
-            let bytes = client
-                .rt
+            let bytes = rt
                 .block_on(h)
                 .map_err(|e| Error::new(ErrorKind::Failed, format!("a read task failed: {e}")))??;
             if next < count {
@@ -209,7 +204,8 @@ pub(crate) fn parts(
 
 /// [`Client::read_stream`].
 pub(crate) fn stream(
-    client: &Client,
+    rt: &tokio::runtime::Runtime,
+    settings: &Settings,
     obj: &Object,
     sink: &mut dyn FnMut(&[u8]),
 ) -> Result<(), Error> {
@@ -217,9 +213,7 @@ pub(crate) fn stream(
         return Ok(());
     }
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Bytes, Error>>(READ_AHEAD);
-    let task = client
-        .rt
-        .spawn(produce(obj.clone(), client.settings.clone(), tx));
+    let task = rt.spawn(produce(obj.clone(), settings.clone(), tx));
     let mut got = 0u64;
     let mut result = Ok(());
     while let Some(item) = rx.blocking_recv() {
@@ -341,19 +335,5 @@ async fn produce(obj: Object, s: Settings, tx: tokio::sync::mpsc::Sender<Result<
     }
     if !block.is_empty() {
         let _ = tx.send(Ok(block.freeze())).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parts_are_whole_units() {
-        assert_eq!(part_size(8 << 20, 8192), 8 << 20);
-        assert_eq!(part_size(10_000, 8192), 8192);
-        assert_eq!(part_size(100, 8192), 8192);
-        assert_eq!(part_size(30_000, 3000), 30_000);
-        assert_eq!(part_size(5, 0), 5);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::Error;
+use crate::error::Error;
 
 /// Reading settings. [`Settings::default`] is what the CLI uses unless the
 /// environment says otherwise.
@@ -88,8 +88,14 @@ impl Settings {
 
     /// The memory one object's ranged reads hold at most.
     pub fn parts_bound(&self, unit: u64) -> u64 {
-        (self.jobs as u64 + 1) * crate::read::part_size(self.part, unit)
+        (self.jobs as u64 + 1) * part_size(self.part, unit)
     }
+}
+
+/// The part size: `part` rounded down to a multiple of `unit` (at least one unit).
+pub(crate) fn part_size(part: u64, unit: u64) -> u64 {
+    let unit = unit.max(1);
+    (part / unit).max(1) * unit
 }
 
 #[cfg(test)]
@@ -103,6 +109,11 @@ mod tests {
         assert_eq!(parse_size("1G"), Some(1 << 30));
         assert_eq!(parse_size("4096"), Some(4096));
         assert_eq!(parse_size("x"), None);
+        assert_eq!(part_size(8 << 20, 8192), 8 << 20);
+        assert_eq!(part_size(10_000, 8192), 8192);
+        assert_eq!(part_size(100, 8192), 8192);
+        assert_eq!(part_size(30_000, 3000), 30_000);
+        assert_eq!(part_size(5, 0), 5);
         assert_eq!(parse_size(""), None);
     }
 }
