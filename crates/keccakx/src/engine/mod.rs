@@ -26,14 +26,15 @@ pub use contract::{BatchHint, BlockJob, EngineError, EngineRef, ResidentInput, S
 pub use fallback::Fallback;
 #[cfg(feature = "std")]
 pub use pool::forget_pool_after_fork;
+#[cfg(feature = "std")]
+pub use pool::{default_pool_threads, MAX_POOL_THREADS};
 pub use scalar::Scalar;
 #[cfg(feature = "std")]
 pub use select::all_cores;
 pub use simd::Simd;
 #[cfg(feature = "std")]
 pub(crate) use threads::for_each_piece;
-#[cfg(feature = "std")]
-pub use threads::{default_pool_threads, effective_threads, Threads, MAX_POOL_THREADS};
+pub use threads::{effective_threads, Threads};
 
 pub use crate::policy::EngineChoice;
 pub use contract::{Engine, LaneSpec};

@@ -40,7 +40,7 @@ fn own_pool() -> Option<&'static rayon::ThreadPool> {
     }
     let fresh = Box::into_raw(Box::new(
         rayon::ThreadPoolBuilder::new()
-            .num_threads(super::threads::default_pool_threads())
+            .num_threads(default_pool_threads())
             .build()
             .ok()?,
     ));
@@ -62,7 +62,7 @@ fn own_pool() -> Option<&'static rayon::ThreadPool> {
 pub(crate) fn current_num_threads() -> usize {
     if FORKED.load(Ordering::Acquire) {
         own_pool().map_or(1, |p| p.current_num_threads()).max(1)
-    } else if rayon::current_thread_index().is_none() && !super::threads::global_pool_ok() {
+    } else if rayon::current_thread_index().is_none() && !global_pool_ok() {
         // No thread could be started for the global pool: work alone.
         1
     } else {
@@ -78,12 +78,49 @@ pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) -> bool {
             Some(p) => p.spawn(job),
             None => return false,
         }
-    } else if rayon::current_thread_index().is_none() && !super::threads::global_pool_ok() {
+    } else if rayon::current_thread_index().is_none() && !global_pool_ok() {
         return false;
     } else {
         rayon::spawn(job);
     }
     true
+}
+
+/// Most threads the default pool starts, whatever `RAYON_NUM_THREADS` asks
+/// (100000 would create threads for minutes).
+pub const MAX_POOL_THREADS: usize = 1024;
+
+/// The size of the default pool: `RAYON_NUM_THREADS` when it is a positive
+/// number, else one thread per core; at most [`MAX_POOL_THREADS`].
+pub fn default_pool_threads() -> usize {
+    let from_env = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    from_env
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .min(MAX_POOL_THREADS)
+}
+
+/// Whether rayon's global pool exists or could be built now. rayon builds
+/// it once: a failed build (threads that could not be spawned) leaves
+/// every later use of it panicking, so the first use goes through here,
+/// which builds it with [`default_pool_threads`] unless someone (the
+/// command line, with its own fallback) built it first.
+pub(crate) fn global_pool_ok() -> bool {
+    static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OK.get_or_init(|| {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(default_pool_threads())
+            .build_global()
+        {
+            Ok(()) => true,
+            // Built before (by the application): it works, or the
+            // application, which saw the error, keeps rayon out of it.
+            Err(e) => e.to_string().contains("already"),
+        }
+    })
 }
 
 #[cfg(test)]
