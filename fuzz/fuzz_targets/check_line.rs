@@ -8,7 +8,7 @@
 use golden::Src;
 use keccakx::registry::Params;
 use keccakx_cli::algo::{find, Algo, InputMode};
-use keccakx_cli::check::parse_line;
+use keccakx_cli::check::{parse_check_line, parse_line};
 use keccakx_cli::sum::{format_line, Format};
 use libfuzzer_sys::fuzz_target;
 
@@ -47,6 +47,16 @@ fuzz_target!(|data: &[u8]| {
             assert!(!e.expected.is_empty());
             if let Some(l) = params.length {
                 assert_eq!(e.expected.len(), l);
+            }
+        }
+        // `sum -a ALG --check`: no line of another algorithm may verify,
+        // nor a digest shorter than ALG's default unless -l says so.
+        if let (Some(a), Some(e)) = (alg, parse_check_line(line, alg, &params)) {
+            let want = find(a).unwrap();
+            assert_eq!(e.info.name, want.name, "-a {a} accepted another algorithm's line");
+            match params.length {
+                Some(l) => assert_eq!(e.expected.len(), l),
+                None => assert!(e.expected.len() >= want.default_len, "-a {a}: short digest"),
             }
         }
         return;

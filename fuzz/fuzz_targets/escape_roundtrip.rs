@@ -1,7 +1,8 @@
 //! The file-name escaper: `push_escaped` and `unescape` are inverses on
 //! every name without a NUL; `--check`'s display form and the diagnostics'
-//! quoting never carry a raw control byte (nor a newline), and the display
-//! form of a name without control bytes is the name itself.
+//! quoting never carry a raw control byte (nor a newline); the display
+//! form (stdout) is UTF-8 without a C0/DEL/C1 control, and is the name
+//! itself exactly when the name is UTF-8 without one.
 #![no_main]
 
 use keccakx_cli::escape::{is_control, needs_escape, push_display_name, push_escaped, quote, unescape};
@@ -18,12 +19,16 @@ fuzz_target!(|name: &[u8]| {
     }
     assert_eq!(needs_escape(name), e != name);
 
+    // The name on stdout (`--check`'s report): valid UTF-8 with no C0,
+    // DEL or C1 control character, whatever the name; the name itself
+    // exactly when it is valid UTF-8 without one.
     let mut d = Vec::new();
     push_display_name(&mut d, name);
     assert!(!d.iter().any(|&c| is_control(c)));
-    if !name.iter().any(|&c| is_control(c)) {
-        assert_eq!(d, name);
-    }
+    let shown = std::str::from_utf8(&d).expect("display form is UTF-8");
+    assert!(!shown.chars().any(char::is_control), "{shown:?}");
+    let plain = std::str::from_utf8(name).is_ok_and(|s| !s.chars().any(char::is_control));
+    assert_eq!(d == name, plain, "{shown:?}");
 
     let q = quote(name);
     assert!(!q.bytes().any(is_control), "{q:?}");

@@ -30,6 +30,13 @@ static ALLOC: keccakx_cli::oom::ExitOnOom = keccakx_cli::oom::ExitOnOom;
 
 fn main() -> ExitCode {
     keccakx_cli::oom::fit_malloc_to_address_limit();
+    // Past `ulimit -f`, a write fails (EFBIG: "write error: File too
+    // large", exit 1) instead of the process dying of SIGXFSZ.
+    // SAFETY: setting a signal's disposition to ignore, before any thread.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     // Kept until the error is reported: progress's last line (with
     // --progress into a file or pipe) comes after the command's messages.
     let mut progress = None;

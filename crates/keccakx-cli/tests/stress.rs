@@ -310,3 +310,71 @@ fn concurrent_writers_into_one_slow_pipe_leave_whole_lines() {
         );
     }
 }
+
+#[test]
+fn resource_limit_matrix() {
+    // Every subcommand under few processes, little address space, few
+    // descriptors and a small output file: exit 0 with the right output,
+    // or a clear error and exit 1; never a signal, never a partial line,
+    // never exit 0 with output missing.
+    let d = Scratch::new("matrix");
+    let big = d.random_file("big", 3 << 20, 7);
+    d.write("abc", b"abc");
+    let sums = format!(
+        "{}  big\n{}  abc\n",
+        hex(&Sha3_256::digest(&big)),
+        hex(&Sha3_256::digest(b"abc"))
+    );
+    d.write("L", sums.as_bytes());
+    let ok_check = "big: OK\nabc: OK\n".to_string();
+    let cases: Vec<(Vec<&str>, Option<String>)> = vec![
+        (vec!["sum", "big", "abc"], Some(sums.clone())),
+        (vec!["sum", "-c", "L"], Some(ok_check)),
+        (vec!["sum", "-a", "kt128", "big"], None),
+        (vec!["list"], None),
+        (vec!["info"], None),
+        (vec!["--help"], None),
+    ];
+    let mut limits: Vec<Limit> = Vec::new();
+    limits.extend([2, 4, 8].map(Limit::Nproc));
+    limits.extend([20_000, 60_000].map(Limit::As));
+    limits.extend([3, 5, 8].map(Limit::Nofile));
+    for (args, want) in &cases {
+        let full = d.run(args, &[], b"").stdout;
+        for &l in &limits {
+            let o = d.run(args, &[l], b"");
+            if o.status.code() == Some(127) && text(&o.stderr).contains("loading shared libraries")
+            {
+                continue;
+            }
+            assert_no_signal(&o);
+            let code = o.status.code();
+            assert!(
+                matches!(code, Some(0) | Some(1)),
+                "{args:?} {l:?}: {code:?}"
+            );
+            assert!(
+                o.stdout.is_empty() || o.stdout.ends_with(b"\n"),
+                "{args:?} {l:?}: partial line"
+            );
+            if code == Some(0) {
+                // (`info` reports the threads it got.)
+                if args[0] != "info" {
+                    assert_eq!(o.stdout, full, "{args:?} {l:?}: exit 0 with other output");
+                }
+                if let Some(w) = want {
+                    assert_eq!(&text(&o.stdout), w, "{args:?} {l:?}");
+                }
+            } else {
+                assert!(
+                    !o.stderr.is_empty(),
+                    "{args:?} {l:?}: exit 1 without a message"
+                );
+                assert!(
+                    args[0] == "info" || full.starts_with(&o.stdout),
+                    "{args:?} {l:?}: wrong output"
+                );
+            }
+        }
+    }
+}

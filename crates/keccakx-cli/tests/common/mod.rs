@@ -49,6 +49,23 @@ pub struct Scratch {
     pub bin: PathBuf,
 }
 
+/// One copy of the binary for the whole test process, made before any
+/// test spawns: a copy written while another thread forks stays open in
+/// that child and its exec fails ("Text file busy").
+fn shared_bin() -> &'static PathBuf {
+    static BIN_COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN_COPY.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("keccakx-stress-{}-bin", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let bin = dir.join("keccakx");
+        std::fs::copy(BIN, &bin).unwrap();
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        bin
+    })
+}
+
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
         let dir =
@@ -56,10 +73,10 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-        let bin = dir.join("keccakx");
-        std::fs::copy(BIN, &bin).unwrap();
-        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
-        Scratch { dir, bin }
+        Scratch {
+            dir,
+            bin: shared_bin().clone(),
+        }
     }
 
     pub fn write(&self, name: &str, data: &[u8]) -> PathBuf {
