@@ -60,13 +60,17 @@ pub fn hash_path(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8
 
 fn hash_path_inner(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if crate::remote::is_url(path) {
-        return crate::remote::hash_url(path, algo, opts);
+        // A file:// URL is a local file: mapped and read as paths are.
+        return match crate::remote::local_path(path) {
+            Some(p) => hash_local(p?.as_os_str(), algo, opts),
+            None => crate::remote::hash_url(path, algo),
+        };
     }
     hash_local(path, algo, opts)
 }
 
 /// Hash a local file (`-` is standard input).
-pub(crate) fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
+fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if path == "-" {
         let stdin = stdio::stdin_checked()?;
         return hash_reader(stdin, algo, None);

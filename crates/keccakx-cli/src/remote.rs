@@ -13,7 +13,6 @@ use std::io;
 
 use crate::algo::{Algo, Family};
 use crate::error::Outcome;
-use crate::input::ReadOpts;
 use crate::output::warn;
 
 /// The schemes read as objects; kept beside the crate's list so that a
@@ -49,11 +48,12 @@ mod on {
     use super::*;
     use keccakx_remote::Client;
 
+    pub fn local_path(url: &str) -> Option<io::Result<std::path::PathBuf>> {
+        keccakx_remote::file_path(url).map(|r| r.map_err(io::Error::from))
+    }
+
     /// Hash the object at `url`.
-    pub fn hash_url(url: &str, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
-        if let Some(path) = keccakx_remote::file_path(url) {
-            return crate::input::hash_local(path?.as_os_str(), algo, opts);
-        }
+    pub fn hash_url(url: &str, algo: &Algo) -> io::Result<Vec<u8>> {
         let client = Client::global()?;
         let obj = client.open(url)?;
         let mut s = algo.start(Some(obj.size));
@@ -80,7 +80,11 @@ mod on {
 
     const OFF: &str = "this keccakx was built without object storage (cargo feature `remote`)";
 
-    pub fn hash_url(_url: &str, _algo: &Algo, _opts: ReadOpts) -> io::Result<Vec<u8>> {
+    pub fn local_path(_url: &str) -> Option<io::Result<std::path::PathBuf>> {
+        None
+    }
+
+    pub fn hash_url(_url: &str, _algo: &Algo) -> io::Result<Vec<u8>> {
         Err(io::Error::new(io::ErrorKind::Unsupported, OFF))
     }
 
@@ -89,12 +93,18 @@ mod on {
     }
 }
 
-/// Hash the object at `url` (a `file://` URL is hashed as the local file).
-pub fn hash_url(url: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
+/// The local path a `file://` URL names (`None` for other URLs, and in a
+/// build without the feature).
+pub fn local_path(url: &OsStr) -> Option<io::Result<std::path::PathBuf>> {
+    on::local_path(url.to_str()?)
+}
+
+/// Hash the object at `url` (not a `file://` URL: see [`local_path`]).
+pub fn hash_url(url: &OsStr, algo: &Algo) -> io::Result<Vec<u8>> {
     let url = url
         .to_str()
         .ok_or_else(|| io::Error::other("not a UTF-8 URL"))?;
-    on::hash_url(url, algo, opts)
+    on::hash_url(url, algo)
 }
 
 /// The inputs with URL patterns expanded: a URL ending in `/` (every
