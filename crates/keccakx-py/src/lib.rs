@@ -62,7 +62,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_fork_handler();
     policy::warn_about_engine_variable(m.py())?;
     m.add_class::<objects::Hash>()?;
-    m.add_function(wrap_pyfunction!(state::import_state, m)?)?;
+    m.add_function(wrap_pyfunction!(objects::import_state, m)?)?;
     m.add_class::<objects::Xof>()?;
     m.add_function(wrap_pyfunction!(constructors::sha3_224, m)?)?;
     m.add_function(wrap_pyfunction!(constructors::sha3_256, m)?)?;

@@ -396,3 +396,16 @@ impl Xof {
         format!("<keccakx.XOF {}>", self.meta.name)
     }
 }
+
+/// import_state(blob) -> hash object
+/// --
+///
+/// A new hash (or XOF) object in the state `blob` holds, as written by
+/// `export_state()` in this or another process (or by keccakx's Rust
+/// library). ValueError for a blob that is not a keccakx state, of another
+/// format version, or corrupted.
+#[pyfunction]
+pub fn import_state<'py>(py: Python<'py>, blob: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let (core, reader) = crate::state::import(blob)?;
+    object_with_state(py, core, reader)
+}

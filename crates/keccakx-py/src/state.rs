@@ -7,7 +7,8 @@
 //! as in hashlib: a KMAC state is as secret as its key, and pickling
 //! happens implicitly (multiprocessing, caches); exporting is explicit.
 
-use keccakx::registry::{import_state as import_blob, Hasher, Imported, Squeezer, StateError};
+use keccakx::registry::state::{import_state as import_blob, Imported, Squeezer, StateError};
+use keccakx::registry::Hasher;
 use keccakx::sponge::XofReader;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -28,23 +29,17 @@ pub(crate) fn export(core: &Hasher, reader: Option<&XofReader>) -> PyResult<Vec<
     .map_err(value_error)
 }
 
-/// import_state(blob) -> hash object
-/// --
-///
-/// A new hash (or XOF) object in the state `blob` holds, as written by
-/// `export_state()` in this or another process (or by keccakx's Rust
-/// library). ValueError for a blob that is not a keccakx state, of another
-/// format version, or corrupted.
-#[pyfunction]
-pub fn import_state<'py>(py: Python<'py>, blob: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+/// The state a blob holds: the hasher, and the reader when output was
+/// being read (`keccakx.import_state`, in objects.rs, makes the object).
+pub(crate) fn import(blob: &Bound<'_, PyAny>) -> PyResult<(Hasher, Option<XofReader>)> {
     let input = Input::new(blob, "import_state()")?;
-    match import_blob(input.as_slice()).map_err(value_error)? {
-        Imported::Absorbing(h) => crate::objects::object_with_state(py, h, None),
+    Ok(match import_blob(input.as_slice()).map_err(value_error)? {
+        Imported::Absorbing(h) => (h, None),
         Imported::Squeezing(s) => {
             let proto = s.hasher_info().clone();
-            crate::objects::object_with_state(py, proto, Some(s.into_reader()))
+            (proto, Some(s.into_reader()))
         }
-    }
+    })
 }
 
 /// The bytes object for a blob.

@@ -16,10 +16,9 @@ use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
 use crate::tree_li::{TreeLi, TreeLiParams};
 use crate::{fips202, keccak};
 
-mod state;
-pub use state::{
-    from_go_state, import_state, Imported, Squeezer, StateError, STATE_MAGIC, STATE_VERSION,
-};
+/// Portable sponge states: a hasher's state exported as a versioned blob
+/// and imported again (also Go's `crypto/sha3` states).
+pub mod state;
 
 pub use crate::field::{Field, Param};
 

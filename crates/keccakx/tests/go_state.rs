@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use keccakx::registry::{from_go_state, Hasher, Imported, Params};
+use keccakx::registry::state::{from_go_state, Imported};
+use keccakx::registry::{Hasher, Params};
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()

@@ -85,7 +85,10 @@ impl Squeezer {
     /// identical hasher's) `finalize_reader` (else the exported blob
     /// names the wrong function).
     pub fn from_reader(hasher: &Hasher, reader: XofReader) -> Squeezer {
-        Squeezer { proto: hasher.fresh(), reader }
+        Squeezer {
+            proto: hasher.fresh(),
+            reader,
+        }
     }
 
     /// The reader.
