@@ -2,6 +2,7 @@
 //! the help text; validation that needs the library lives in `algo.rs`.
 
 use std::ffi::OsString;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -118,7 +119,7 @@ The outboard is checked first (its final node over the chaining values must give
 digest; no file data is read for that); then only the chunks holding the range \
 (8192 bytes for KT, B for ParallelHash) are read and hashed. See docs/outboard.md."
     )]
-    Verify(crate::verify::VerifyArgs),
+    Verify(VerifyArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -531,4 +532,56 @@ mod tests {
         assert!(parse_length("1048577").is_err());
         assert_eq!(parse_length("64"), Ok(64));
     }
+}
+
+/// `keccakx verify`: a file checked chunk by chunk against its outboard
+/// and a trusted digest (src/verify.rs).
+#[derive(Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// The file to verify.
+    #[arg(value_name = "FILE")]
+    pub file: OsString,
+
+    /// Its outboard (default: FILE.kto), written by `keccakx sum --outboard`.
+    #[arg(long, value_name = "OUTBOARD")]
+    pub outboard: Option<PathBuf>,
+
+    /// The trusted digest, in hexadecimal.
+    #[arg(
+        long,
+        value_name = "HEX",
+        required_unless_present = "check",
+        conflicts_with = "check"
+    )]
+    pub digest: Option<String>,
+
+    /// Take the trusted digest from the line for FILE in this checksum
+    /// file (as `keccakx sum` writes it, GNU or --tag lines).
+    #[arg(short = 'c', long = "check", value_name = "SUMS")]
+    pub check: Option<PathBuf>,
+
+    /// Verify only the bytes START..END of FILE (rounded out to whole
+    /// chunks); only they and the outboard are read.
+    #[arg(long, value_name = "START..END", value_parser = parse_range)]
+    pub range: Option<Range<u64>>,
+
+    /// Print only the damaged ranges (no OK line).
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+fn parse_range(s: &str) -> Result<Range<u64>, String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("'{s}' is not START..END (byte offsets)"))?;
+    let n = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("'{t}' is not a byte offset"))
+    };
+    let (a, b) = (n(a)?, n(b)?);
+    if a >= b {
+        return Err("--range START..END needs START < END".into());
+    }
+    Ok(a..b)
 }

@@ -29,6 +29,7 @@ pub mod cli;
 pub mod error;
 pub mod escape;
 pub mod exec;
+pub mod flags;
 pub mod info;
 pub mod input;
 pub mod mapguard;

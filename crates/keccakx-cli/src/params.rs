@@ -5,7 +5,6 @@
 use std::ffi::OsString;
 use std::io::Read;
 
-use keccakx::field::Field;
 use keccakx::registry::Params;
 
 use crate::cli::SumArgs;
@@ -17,22 +16,6 @@ const MAX_KEY_FILE: u64 = 1 << 20;
 
 fn os_to_bytes(s: &Option<OsString>) -> Vec<u8> {
     s.as_ref().map(|s| os_bytes(s).to_vec()).unwrap_or_default()
-}
-
-/// The command line's spelling of a library field: the library's errors
-/// name fields ([`keccakx::Error::spelled`]), and here they become flags.
-pub fn flag(f: Field) -> String {
-    match f {
-        Field::Key => "--key-hex or --key-file".into(),
-        Field::Prefix => "--prefix".into(),
-        Field::Length => "--length".into(),
-        _ => format!("--{}", f.name().replace(' ', "-")),
-    }
-}
-
-/// A library error in the command line's words.
-pub fn spelled(e: &keccakx::Error) -> String {
-    e.spelled(&flag)
 }
 
 /// The library parameters from the command line; [`Error::Params`] for a

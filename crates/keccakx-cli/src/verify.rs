@@ -4,71 +4,19 @@
 //! chaining values, no file data); then the chunks asked for are hashed
 //! and every damaged one is reported as a byte range.
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::io;
-use std::ops::Range;
 use std::path::PathBuf;
 
-use clap::Args;
 use keccakx::outboard::{
     check_chunks, expected_range, ExpectedOwned, FinalNode, Header, OutboardError,
 };
 use keccakx::registry::Params;
 
+use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome};
 use crate::escape::{os_bytes, quote_os};
 use crate::outboard::{read_at, read_full};
-
-#[derive(Args, Debug, Clone)]
-pub struct VerifyArgs {
-    /// The file to verify.
-    #[arg(value_name = "FILE")]
-    pub file: OsString,
-
-    /// Its outboard (default: FILE.kto), written by `keccakx sum --outboard`.
-    #[arg(long, value_name = "OUTBOARD")]
-    pub outboard: Option<PathBuf>,
-
-    /// The trusted digest, in hexadecimal.
-    #[arg(
-        long,
-        value_name = "HEX",
-        required_unless_present = "check",
-        conflicts_with = "check"
-    )]
-    pub digest: Option<String>,
-
-    /// Take the trusted digest from the line for FILE in this checksum
-    /// file (as `keccakx sum` writes it, GNU or --tag lines).
-    #[arg(short = 'c', long = "check", value_name = "SUMS")]
-    pub check: Option<PathBuf>,
-
-    /// Verify only the bytes START..END of FILE (rounded out to whole
-    /// chunks); only they and the outboard are read.
-    #[arg(long, value_name = "START..END", value_parser = parse_range)]
-    pub range: Option<Range<u64>>,
-
-    /// Print only the damaged ranges (no OK line).
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-}
-
-fn parse_range(s: &str) -> Result<Range<u64>, String> {
-    let (a, b) = s
-        .split_once("..")
-        .ok_or_else(|| format!("'{s}' is not START..END (byte offsets)"))?;
-    let n = |t: &str| {
-        t.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("'{t}' is not a byte offset"))
-    };
-    let (a, b) = (n(a)?, n(b)?);
-    if a >= b {
-        return Err("--range START..END needs START < END".into());
-    }
-    Ok(a..b)
-}
 
 /// The trusted digest: --digest, or FILE's line in --check's file.
 fn trusted_digest(a: &VerifyArgs, h: &Header) -> Result<Vec<u8>, Error> {
