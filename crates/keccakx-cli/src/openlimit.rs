@@ -14,7 +14,6 @@ use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Condvar, Mutex, OnceLock};
-use std::time::Duration;
 
 /// Input files open now, and threads waiting for one to close. Taking and
 /// giving back a place is one atomic operation each; the lock and the
@@ -27,10 +26,6 @@ struct Limiter {
     closed: Condvar,
     max: usize,
 }
-
-/// How long to keep retrying an EMFILE with none of our files open.
-const LONE_RETRIES: u32 = 50;
-const RETRY_WAIT: Duration = Duration::from_millis(20);
 
 fn limiter() -> &'static Limiter {
     static L: OnceLock<Limiter> = OnceLock::new();
@@ -133,7 +128,7 @@ impl Limiter {
     fn wait_for_close(&self) {
         let g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         self.waiting.fetch_add(1, SeqCst);
-        let _ = self.closed.wait_timeout(g, RETRY_WAIT * 5);
+        let _ = self.closed.wait_timeout(g, std::time::Duration::from_millis(100));
         self.waiting.fetch_sub(1, SeqCst);
     }
 }
@@ -156,7 +151,6 @@ pub fn open(path: &OsStr) -> io::Result<OpenFile> {
     l.acquire();
     // From here the place is ours: `slot` gives it back if opening fails.
     let mut slot = OpenFile { file: None };
-    let mut lone = 0;
     loop {
         match File::open(path) {
             Ok(f) => {
@@ -168,11 +162,10 @@ pub fn open(path: &OsStr) -> io::Result<OpenFile> {
                     // Another of our files will close: wait for it.
                     l.wait_for_close();
                 } else {
-                    lone += 1;
-                    if lone > LONE_RETRIES {
-                        return Err(e);
-                    }
-                    std::thread::sleep(RETRY_WAIT);
+                    // None of ours will close (descriptors held elsewhere,
+                    // `ulimit -n` below what the run needs): this file
+                    // fails now, as in coreutils, rather than after waiting.
+                    return Err(e);
                 }
             }
             Err(e) => return Err(e),

@@ -227,7 +227,9 @@ fn pipe() -> (std::fs::File, std::os::fd::OwnedFd) {
     use std::os::fd::FromRawFd;
     let mut fds = [0; 2];
     // SAFETY: pipe writes two new descriptors, owned from here on.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // Close-on-exec: children spawned by the tests beside this one must
+    // not inherit it (a descriptor they hold counts against `ulimit -n`).
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
     unsafe {
         (
             std::fs::File::from_raw_fd(fds[0]),
@@ -377,4 +379,26 @@ fn resource_limit_matrix() {
             }
         }
     }
+}
+
+#[test]
+fn no_free_descriptor_fails_each_file_at_once() {
+    // `ulimit -n 4; keccakx sum -c LIST` waited 50 × 20 ms per file.
+    let d = Scratch::new("nofile");
+    let mut list = String::new();
+    for i in 0..50 {
+        let name = format!("f{i}");
+        d.write(&name, b"x");
+        list += &format!("{}  {name}\n", hex(&Sha3_256::digest(b"x")));
+    }
+    d.write("L", list.as_bytes());
+    let t0 = std::time::Instant::now();
+    let o = d.run(&["sum", "-c", "L"], &[Limit::Nofile(4)], b"");
+    assert_clean(&o, 1);
+    assert!(t0.elapsed().as_secs_f64() < 5.0, "{:?}", t0.elapsed());
+    assert!(
+        text(&o.stderr).contains("Too many open files"),
+        "{}",
+        text(&o.stderr)
+    );
 }
