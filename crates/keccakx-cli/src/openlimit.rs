@@ -128,7 +128,9 @@ impl Limiter {
     fn wait_for_close(&self) {
         let g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         self.waiting.fetch_add(1, SeqCst);
-        let _ = self.closed.wait_timeout(g, std::time::Duration::from_millis(100));
+        let _ = self
+            .closed
+            .wait_timeout(g, std::time::Duration::from_millis(100));
         self.waiting.fetch_sub(1, SeqCst);
     }
 }

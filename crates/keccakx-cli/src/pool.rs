@@ -80,6 +80,7 @@ fn fit_address_limit() -> usize {
             .ok()
             .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
             .map_or(0, |pages| pages * 4096);
+        #[allow(clippy::unnecessary_cast)] // rlim_t is not u64 everywhere
         let free = (r.rlim_cur as u64).saturating_sub(used + WORK_SPACE);
         (free / THREAD_SPACE).max(1) as usize
     }

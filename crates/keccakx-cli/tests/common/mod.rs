@@ -166,13 +166,12 @@ pub fn limit(c: &mut Command, limits: &[Limit]) {
                     return Err(std::io::Error::last_os_error());
                 }
             }
-            if libc::geteuid() == 0 {
-                if libc::setgroups(0, std::ptr::null()) != 0
+            if libc::geteuid() == 0
+                && (libc::setgroups(0, std::ptr::null()) != 0
                     || libc::setgid(uid) != 0
-                    || libc::setuid(uid) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
+                    || libc::setuid(uid) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
             }
             Ok(())
         });
