@@ -16,7 +16,13 @@ The study's own figures below are quoted from the paper
 cycles), Table II (improvement, %), Table III (memory consumption, bytes),
 section II-C (the BLAKE estimate) and section IV-A (the RC5 figures).
 """
-import glob, json, os, platform, re, subprocess, sys
+import glob
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
 
 SIZES = ["0", "55", "56", "64", "119", "1024"]
 ROWS = ["MD5", "SHA-1", "SHA-256", "BLAKE-32", "Grøstl-256", "JH-256", "Keccak-256", "Skein-512-256"]
@@ -156,7 +162,7 @@ P("|---|---|" + "---|" * len(SIZES))
 for alg in ROWS:
     s, p = PAPER_T1[alg]
     P(f"| {alg} | **study**, sequential (S12X) | " + " | ".join(full(x) for x in s) + " |")
-    P(f"| | **study**, parallel (S12X + XGATE) | " + " | ".join(full(x) for x in p) + " |")
+    P("| | **study**, parallel (S12X + XGATE) | " + " | ".join(full(x) for x in p) + " |")
     for var, label in [("sequential", "ours, sequential"), ("parallel", "ours, parallel SIMD"), ("two-threads", "ours, two threads")]:
         r = by.get((alg, var))
         if r:
@@ -193,7 +199,7 @@ for alg in ROWS:
             if var == "two-threads":
                 best = [100.0 * (s["ticks_min"][n] - p["ticks_min"][n]) / s["ticks_min"][n] for n in SIZES]
                 t2[(alg, "two-threads-fastest")] = best
-                P(f"| | ours, two threads, fastest runs | " + " | ".join(pct(x) for x in best) + " |")
+                P("| | ours, two threads, fastest runs | " + " | ".join(pct(x) for x in best) + " |")
 P("")
 slow = [(1 - x / 100, alg, n) for (alg, var), v in t2.items() if var == "two-threads-fastest"
         for n, x in zip(SIZES, v)]
@@ -427,7 +433,7 @@ blake_first = [lbl for lbl, o in ours_orders.items() if o[0] == "BLAKE"]
 P("The abstract's order is " + (" and ".join(match) if match else "none of the study's own columns")
   + " of Table I. Ours: the abstract's order holds in " + (", ".join(same) if same else "none")
   + f" of our four columns; BLAKE is first in {', '.join(blake_first) if blake_first else 'none'}"
-  + f"; first elsewhere: " + ", ".join(f"{o[0]} ({lbl})" for lbl, o in ours_orders.items() if o[0] != "BLAKE")
+  + "; first elsewhere: " + ", ".join(f"{o[0]} ({lbl})" for lbl, o in ours_orders.items() if o[0] != "BLAKE")
   + ". On a 64-bit core the order follows what each design gains from 64-bit words and SIMD, not the S12X's "
   "16-bit word: the abstract's ranking is not reproduced.")
 P("")

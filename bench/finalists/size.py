@@ -17,7 +17,13 @@ for here) and thumbv7em-none-eabihf (Cortex-M4F), no_std, if `rustup target
 add` can install their core library; x86_64-unknown-linux-gnu with std (so the
 two-thread forms exist and the SIMD forms carry their run-time dispatch).
 """
-import glob, json, os, re, struct, subprocess, sys
+import glob
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))

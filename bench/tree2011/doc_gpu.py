@@ -4,7 +4,7 @@ built, what is not reproduced, and the history. Figures from the committed
 runs in `doc_text.Ctx` only."""
 import statistics
 
-from doc_text import cell_name, gpu_cell, host, med, ms, other, rel, x
+from doc_text import cell_name, gpu_cell, host, ms, rel, x
 
 COLS = [("device_resident_s", "device-resident"), ("host_fed_s", "host-fed"),
         ("cpu_s", "CPU of the GPU machine")]

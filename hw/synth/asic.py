@@ -105,7 +105,7 @@ def sta_script(top, netlist, period_ns):
         f"link_design {top}",
         f"create_clock -name clk -period {period_ns} [get_ports clk]",
         f"set_input_delay 0 -clock clk {inputs}",
-        f"set_output_delay 0 -clock clk [all_outputs]",
+        "set_output_delay 0 -clock clk [all_outputs]",
         f"set_driving_cell -lib_cell {INPUT_DRIVER} -pin Y {inputs}",
         f"set_load {liberty_pin_cap(cell, pin)} [all_outputs]",
         "report_checks -path_delay max -digits 4 -fields {net fanout}",

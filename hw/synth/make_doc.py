@@ -115,7 +115,6 @@ def why_text(res, rb, rf, rff, tr, verdict):
     fold = res["fold4"]
     fx = rf[6]["xilinx"]
     fa, ba = rf[6]["asic"], rb[6]["asic"]
-    wx = fold["xilinx"]
     ram_cells = ", ".join(f"{n} {c}" for c, n in sorted(fx["cells"].items())
                           if c.startswith(("RAM", "SRL")))
     e = fold.get("ecp5") or {}
@@ -127,7 +126,6 @@ def why_text(res, rb, rf, rff, tr, verdict):
     narrow = ("" if dpr >= all_dpr else
               f"; Yosys keeps the narrowest memories, {all_dpr - dpr} RAMs' worth, in "
               f"flip-flops")
-    wrap_x = wx["lut"] - fx["lut"]
     bare_ok = verdict.get(("LUT RAM", "fpga"), [False, False, False])[-1]
     bare_txt = (" On the bare core (7-series) that meets the target." if bare_ok else
                 " Even the bare core (7-series) misses the target.")

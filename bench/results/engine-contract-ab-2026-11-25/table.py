@@ -1,7 +1,11 @@
 # Medians of the before/after rounds (run.sh) as Markdown tables; run from
 # the repository root: python3 bench/results/engine-contract-ab-2026-11-25/table.py [ROUNDS]
 # ROUNDS: comma-separated round numbers (default: every round found).
-import json, glob, re, statistics as st, sys
+import json
+import glob
+import re
+import statistics as st
+import sys
 DIR = "bench/results/engine-contract-ab-2026-11-25"
 cases = [("KT128", 64, 1), ("KT128", 1024, 1), ("KT128", 16384, 1), ("KT128", 1 << 20, 1), ("KT128", 1 << 20, 2),
          ("KT128", 64 << 20, 1), ("KT128", 64 << 20, 2),

@@ -2,8 +2,8 @@
 //! the original submission's padding, as in Ethereum), with the permutation
 //! chosen per form:
 //!
-//! * [`Impl::Sequential`]: keccakx's portable scalar Keccak-f[1600];
-//! * [`Impl::Parallel`]: keccakx's SIMD single-state Keccak-f[1600] (one
+//! * [`Impl::Sequential`]: keccakx's portable scalar Keccak-f\[1600\];
+//! * [`Impl::Parallel`]: keccakx's SIMD single-state Keccak-f\[1600\] (one
 //!   lane per register with VPTERNLOGQ, its own first choice; or AVX-512
 //!   rows), the core library's own fast path;
 //! * [`Impl::TwoThreads`]: one permutation split over two threads by rows of

@@ -4,10 +4,10 @@
 //!
 //! The study's parallel step (its §II-B, §III-E): the key expansion does not
 //! depend on the data, and encryption uses the expanded key S in order
-//! (S[0], S[1], then S[2i], S[2i+1] in half-round i), so the expansion can run
+//! (S\[0\], S\[1\], then S\[2i\], S[2i+1] in half-round i), so the expansion can run
 //! on the second core while the first encrypts, as long as each S word is
 //! final when it is needed. The last pass of the expansion writes the final
-//! S words in order, so encryption can start when that pass reaches S[1]:
+//! S words in order, so encryption can start when that pass reaches S\[1\]:
 //! after two thirds of the expansion.
 //!
 //! * [`Impl::Sequential`]: expansion, then encryption, portable.

@@ -64,6 +64,9 @@ pub enum Backend {
     Gpu,
 }
 
+// Parsed once per run: the size of the largest command's arguments costs
+// nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Print or check checksums (like sha3sum / sha256sum / b3sum).
@@ -277,7 +280,7 @@ pub struct SumArgs {
 
     /// Tree-LI: height H, 0..=16 with D^H <= 65536 leaves (default 4; 0 = one
     /// sponge over the whole input). Leaf block size: --block-size (default
-    /// one rate block); Keccak[r,c]: --rate/--capacity (default 1088/512).
+    /// one rate block); Keccak[r, c]: --rate/--capacity (default 1088/512).
     #[arg(long, value_name = "H", help_heading = "Tree mode LI (-a tree-li)")]
     pub height: Option<usize>,
 

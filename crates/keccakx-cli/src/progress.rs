@@ -5,7 +5,7 @@
 //!   file or pipe one line per second and a last line with the totals.
 //! * default: only when stderr is a terminal and the work turns out to take
 //!   a few seconds (nothing is drawn before the first second, and nothing
-//!   when the estimate says the whole run is shorter than [`AUTO_MIN`]).
+//!   when the estimate says the whole run is shorter than `AUTO_MIN`).
 //! * `--no-progress`: never.
 //!
 //! Standard output never carries progress. On a terminal the progress line

@@ -147,7 +147,7 @@ impl Translator {
     }
 }
 
-/// Whether `head`, a file's first [`TEXT_PROBE`] bytes (or all of a
+/// Whether `head`, a file's first `TEXT_PROBE` bytes (or all of a
 /// shorter one), is text by Perl's `-T` file test, which sha3sum's `-U`
 /// uses: empty is text; bytes that are not all ASCII but are UTF-8 (Perl's
 /// extended form, up to 7-byte sequences, and a sequence cut at the end)

@@ -38,7 +38,7 @@ pub enum Error {
         fields: &'static [Field],
     },
     /// Two fields whose sum breaks `rule` (raw Keccak's rate + capacity and
-    /// width; tree LI's rate + capacity and Keccak-f[1600]).
+    /// width; tree LI's rate + capacity and Keccak-f\[1600\]).
     Sum {
         function: &'static str,
         parts: [Field; 2],

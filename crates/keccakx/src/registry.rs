@@ -16,8 +16,6 @@ use crate::sponge::{Sponge, SpongeParams, Suffix, XofReader};
 use crate::tree_li::{TreeLi, TreeLiParams};
 use crate::{fips202, keccak};
 
-/// Portable sponge states: a hasher's state exported as a versioned blob
-/// and imported again (also Go's `crypto/sha3` states).
 pub mod state;
 
 pub use crate::field::{Field, Param};
@@ -73,7 +71,7 @@ impl Strength {
 /// What a row of the table computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Construction {
-    /// One Keccak-f[1600] sponge with a fixed rate and suffix (SHA-3,
+    /// One Keccak-f\[1600\] sponge with a fixed rate and suffix (SHA-3,
     /// SHAKE, Keccak-n): its lane spec, from the mode's module.
     Sponge(LaneSpec),
     /// cSHAKE (SP 800-185 §3).
@@ -396,7 +394,7 @@ pub struct Hasher {
     info: &'static AlgorithmInfo,
     /// The parameters it was built with, the key left out (portable
     /// states bind them).
-    params: alloc::sync::Arc<Params>,
+    params: Box<Params>,
     out_len: usize,
     /// Rate in bytes (hashlib's `block_size`).
     rate_bytes: usize,
@@ -527,7 +525,7 @@ impl Hasher {
         };
         Ok(Hasher {
             info,
-            params: alloc::sync::Arc::new(kept),
+            params: Box::new(kept),
             out_len,
             rate_bytes,
             inner,

@@ -36,7 +36,7 @@ impl<const R: usize> TurboShake<R> {
 
     /// The default domain byte when none is chosen (RFC 9861 §2.2).
     pub const DEFAULT_DOMAIN: u8 = 0x1F;
-    /// Rounds of Keccak-p[1600].
+    /// Rounds of Keccak-p\[1600\].
     pub const ROUNDS: usize = TURBO_ROUNDS;
 
     pub fn new(domain: u8) -> Result<Self> {

@@ -541,7 +541,7 @@ impl Sponge {
     }
 
     /// Fast core into golden core: same state, position counted in bits.
-    fn to_golden(&mut self) {
+    fn switch_to_golden(&mut self) {
         if let Core::Fast(f) = &self.core {
             let mut g = BitSponge::new(self.params);
             g.state = f.state;
@@ -557,7 +557,7 @@ impl Sponge {
 
     pub fn update(&mut self, data: &[u8]) {
         if self.pending.is_some() {
-            self.to_golden();
+            self.switch_to_golden();
         }
         match &mut self.core {
             Core::Fast(f) => f.absorb(data),

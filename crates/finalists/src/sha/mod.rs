@@ -1,6 +1,6 @@
 //! SHA-1 and SHA-256 (FIPS 180-4) in the study's three forms. The study's
 //! parallel step (its §III-B/C) is the message expansion: the schedule words
-//! W[t] do not depend on the compression, so they can be computed beside it.
+//! W\[t\] do not depend on the compression, so they can be computed beside it.
 //!
 //! * [`Impl::Sequential`]: portable; four schedule words at a time, just
 //!   before the four rounds that use them.
@@ -11,7 +11,7 @@
 //! * [`Impl::TwoThreads`]: the helper thread computes W[16..] and hands the
 //!   words over one by one while the caller runs the rounds.
 //!
-//! All forms share one round function per hash, fed with W[t] + K[t] four
+//! All forms share one round function per hash, fed with W\[t\] + K\[t\] four
 //! at a time. Constants and initial values are facts from FIPS 180-4 §4.2
 //! and §5.3 (unit tests recompute them from the primes' roots).
 

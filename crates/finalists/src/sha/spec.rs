@@ -30,7 +30,7 @@ mod tests {
         let mut p = Vec::new();
         let mut k = 2u64;
         while p.len() < n {
-            if (2..k).all(|d| k % d != 0) {
+            if (2..k).all(|d| !k.is_multiple_of(d)) {
                 p.push(k);
             }
             k += 1;

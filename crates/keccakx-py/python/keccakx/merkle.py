@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Sequence, Union
 
 from ._keccakx import (
     MerkleTreeCore as _Core,

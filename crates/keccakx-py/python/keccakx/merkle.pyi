@@ -1,4 +1,4 @@
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Sequence, Union
 
 _Node = Union[str, bytes]
 

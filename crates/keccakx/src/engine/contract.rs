@@ -24,7 +24,7 @@ use crate::sponge::ByteSponge;
 pub struct LaneSpec {
     /// Rate in bytes, 1..200.
     pub rate_bytes: usize,
-    /// Rounds of Keccak-p[1600], 1..=24 (24: SHA3/SHAKE; 12: TurboSHAKE/KT).
+    /// Rounds of Keccak-p\[1600\], 1..=24 (24: SHA3/SHAKE; 12: TurboSHAKE/KT).
     pub rounds: usize,
     /// Suffix bits followed by the first padding 1 (0x06 SHA3, 0x1F SHAKE,
     /// 0x01 Keccak, 0x0B KT leaf, ...).
@@ -77,7 +77,7 @@ impl LaneSpec {
 /// SIMD lanes, [`parallelism`](Engine::parallelism); everything else has
 /// defaults. An accelerator that can fail implements
 /// [`try_hash_many_beside`](Engine::try_hash_many_beside) (and
-/// `hash_many` through [`Fallback`]), gives a larger
+/// `hash_many` through [`Fallback`](crate::engine::Fallback)), gives a larger
 /// [`batch_hint`](Engine::batch_hint), and keeps `parallelism` at `X1`
 /// (the modes then take their one-state paths for the serial parts).
 pub trait Engine: Send + Sync {
@@ -389,7 +389,7 @@ pub struct BlockJob<'a> {
     pub rate: usize,
     /// Rounds of blocks.
     pub rounds: usize,
-    /// Rounds of Keccak-p[1600] per permutation.
+    /// Rounds of Keccak-p\[1600\] per permutation.
     pub nr: usize,
 }
 

@@ -34,6 +34,7 @@ pub use select::all_cores;
 pub use simd::Simd;
 #[cfg(feature = "std")]
 pub(crate) use threads::for_each_piece;
+#[cfg(feature = "std")]
 pub use threads::{effective_threads, Threads};
 
 pub use crate::policy::EngineChoice;

@@ -20,7 +20,7 @@
 //! anyway), in order, so a partial outboard is a prefix of the whole one
 //! and hashing can resume after its last complete CV ([`Builder::resume`]).
 //!
-//! The format is in [`format`] and docs/outboard.md. Outboards hold no
+//! The format is in [`format`](mod@self::format) and docs/outboard.md. Outboards hold no
 //! secret (KT and ParallelHash are unkeyed) but, for KT, up to 16 KiB of
 //! the message itself (its first 8192 bytes and its tail).
 

@@ -229,7 +229,7 @@ pub fn keccak_p1600(a: &mut State, rounds: usize) {
     permute_single(a, rounds)
 }
 
-/// Keccak-f[1600] = Keccak-p[1600, 24].
+/// Keccak-f\[1600\] = Keccak-p[1600, 24].
 #[inline]
 pub fn keccak_f1600(a: &mut State) {
     keccak_p1600(a, 24)

@@ -18,7 +18,7 @@ pub fn log2_lane(width: usize) -> Result<u32> {
     }
 }
 
-/// Full round count of Keccak-f[b]: 12 + 2ℓ.
+/// Full round count of Keccak-f\[b\]: 12 + 2ℓ.
 pub fn max_rounds(width: usize) -> Result<usize> {
     Ok(12 + 2 * log2_lane(width)? as usize)
 }
@@ -32,7 +32,7 @@ pub fn check_params(width: usize, rounds: usize) -> Result<()> {
     Ok(())
 }
 
-/// Round constants of Keccak-f[1600] (FIPS 202 Table, derived by `rc` below).
+/// Round constants of Keccak-f\[1600\] (FIPS 202 Table, derived by `rc` below).
 /// For a lane width w < 64 the constant is the low w bits of these.
 pub const ROUND_CONSTANTS: [u64; 24] = [
     0x0000000000000001,

@@ -2,8 +2,8 @@
 //!
 //! - [`golden`]: the golden model, Keccak-p[b, nr] for every width, written
 //!   to read like FIPS 202 §3. Every other path is tested against it.
-//! - `lanes`: the contract of the fast Keccak-p[1600] paths (XKCP's
-//!   SnP/PlSnP in one trait): [`Lanes`] is a vector of N 64-bit words, one
+//! - `lanes`: the contract of the fast Keccak-p\[1600\] paths (XKCP's
+//!   SnP/PlSnP in one trait): `Lanes` is a vector of N 64-bit words, one
 //!   per state, and the round is written once, generic over it.
 //! - `portable`: the contract on plain `u64` (one state, any CPU).
 //! - `isa/`: one file per instruction set, each only implementing the
@@ -12,7 +12,7 @@
 //! - `dispatch`: the only place that looks at CPU features. It picks the
 //!   single-state permutation of the sequential functions, the multi-state
 //!   one of the engines (×8 with at most four states goes to narrow lanes),
-//!   and runs code generic over [`Lanes`] compiled for the instruction set
+//!   and runs code generic over `Lanes` compiled for the instruction set
 //!   it chose.
 //!
 //! Modules depend only downward: `golden` ← `lanes` ← `portable`, `isa` ←
