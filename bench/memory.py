@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
+"""Peak resident memory of `keccakx sum` on a 10 GB input (target:
 streaming a 10 GB input stays under 64 MiB resident with `--no-mmap`).
 
     python3 bench/memory.py [--keccakx target/release/keccakx] [--size 10000000000]

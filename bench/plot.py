@@ -6,7 +6,7 @@
 writes, next to the JSON:
   <stem>.png  throughput vs input size, one panel per function, every peer
   <stem>.md   the tables (MB/s and the ratio to keccakx on one thread) and the
-              target ratios of issue 3, computed from the JSON only.
+              target ratios of the CPU benchmark, computed from the JSON only.
 """
 import json
 import os
@@ -197,7 +197,7 @@ def tables(rep):
                 f'| {r["function"]} | {r["impl"]} | {size_name(r["size"])} | {r["threads"]} | '
                 f'{fmt_ratio(r["scaling"])} | {fmt_ratio(r["host_ceiling"])} | {r["efficiency"]:.3f} | {r["rounds"]} |')
         lines.append("")
-    lines.append("### Targets of issue 3 (ratios from this run)")
+    lines.append("### CPU targets (ratios from this run)")
     lines.append("")
     lines.append("| target | measured | met? |")
     lines.append("| --- | --- | --- |")

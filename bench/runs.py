@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 3's target ratios over several CPU benchmark runs of the same code.
+"""The CPU targets' ratios over several CPU benchmark runs of the same code.
 
     python3 bench/runs.py bench/results/cpu-A.json bench/results/cpu-B.json ...
 

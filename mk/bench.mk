@@ -1,4 +1,4 @@
-# CPU benchmark (issue 3): keccakx against OpenSSL, RustCrypto sha3/k12,
+# CPU benchmark: keccakx against OpenSSL, RustCrypto sha3/k12,
 # tiny-keccak, XKCP K12 and BLAKE3 in one run. Not part of `make test`.
 #   make bench-cpu                       full run (~5-10 min on 2 cores)
 #   make bench-cpu BENCH_CPU_ARGS=--quick
@@ -54,7 +54,7 @@ bench-cpu-no-avx512: deps-rust bench-cpu-deps
 	$(TIMED) $(CARGO) run --release -p keccakx-bench -q $$features -- --no-avx512 --out $(BENCH_CPU_NO_AVX512_JSON) $(BENCH_CPU_ARGS)
 	$(PYTHON) bench/plot.py $(BENCH_CPU_NO_AVX512_JSON)
 
-# Peak resident memory of `keccakx sum` on a 10 GB input (issue 3 target:
+# Peak resident memory of `keccakx sum` on a 10 GB input (target:
 # < 64 MiB with --no-mmap). Sparse file + pipe: no disk space needed.
 #   make bench-memory                    (~3 min)
 BENCH_TARGETS += bench-memory

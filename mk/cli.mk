@@ -1,4 +1,4 @@
-# The `keccakx` command line (issue 2, items 7-8): crates/keccakx-cli.
+# The `keccakx` command line: crates/keccakx-cli.
 #   make demo       build the release binary, hash examples/sample.txt and a
 #                   generated 4 MiB file with eight algorithms, write a checksum
 #                   file and verify it with --check (examples/demo.sh)

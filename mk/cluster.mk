@@ -1,4 +1,4 @@
-# Hashing on a Dask cluster (issue 23): keccakx.hazmat (core + Python),
+# Hashing on a Dask cluster: keccakx.hazmat (core + Python),
 # keccakx.distributed and the keccakx-cluster command (crates/keccakx-py/python),
 # tests/distributed, bench/cluster, docs/distributed.md.
 #   make test-cluster    a real `dask scheduler` + 2 `dask worker` processes and a

@@ -1,4 +1,4 @@
-# The 2012 two-core study (issues 7, 25): crates/finalists, its KATs and the study's tables.
+# The 2012 two-core study: crates/finalists, its KATs and the study's tables.
 .PHONY: test-finalists bench-finalists
 
 FINALISTS_PY ?= $(PYTHON)

@@ -1,4 +1,4 @@
-# Fuzzing (issue 22): cargo-fuzz targets in fuzz/ (libFuzzer, nightly Rust,
+# Fuzzing: cargo-fuzz targets in fuzz/ (libFuzzer, nightly Rust,
 # AddressSanitizer), run from the committed corpus in fuzz/corpus/<target>.
 #   registry_diff     every registry function, random parameters, update and
 #                     read splits, engines, threads: against the golden model

@@ -1,4 +1,4 @@
-# GPU engine (issue 4): crates/keccakx-gpu. Neither a GPU nor the CUDA toolkit
+# GPU engine: crates/keccakx-gpu. Neither a GPU nor the CUDA toolkit
 # is needed here (docs/gpu.md):
 #   make test-gpu   NVRTC from the PyPI wheel nvidia-cuda-nvrtc (installed under
 #                   target/gpu-tools) compiles every kernel for sm_80 and sm_90,

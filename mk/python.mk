@@ -1,4 +1,4 @@
-# Python module `keccakx` (issue 6): crates/keccakx-py (PyO3 + maturin),
+# Python module `keccakx`: crates/keccakx-py (PyO3 + maturin),
 # tests/python (pytest + hypothesis), bench/python.
 #
 #   make test-python    venv + build + install the wheel + pytest (~2-3 min on a

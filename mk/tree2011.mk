@@ -1,5 +1,5 @@
 # Reproduction of the 2011 GPU Keccak tree-mode paper's Tables 1 and 2, CPU
-# half (DESIGN.md "Reproductions of the source papers" item 1; issue 21).
+# half (DESIGN.md "Reproductions of the source papers" item 1).
 #   make bench-tree2011                          full run (~2-4 min on 2 cores)
 #   make bench-tree2011 TREE2011_ARGS=--quick    smoke test
 # bench/tree2011 is a standalone cargo project (its own [workspace]); it writes

@@ -1,5 +1,5 @@
 //! In-process probe of one-thread KT128 from DRAM and from cache: keccakx
-//! against XKCP's K12 (issue 22 item 3, bench/NOTES.md "KT128 from the
+//! against XKCP's K12 (bench/NOTES.md "KT128 from the
 //! shell", "KT128 ×8 leaves"). Thread CPU time (CLOCK_THREAD_CPUTIME_ID)
 //! per call, the two implementations alternated (order swapped every
 //! round), medians.

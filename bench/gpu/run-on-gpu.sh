@@ -105,7 +105,7 @@ step() { # name timeout_s command...
 }
 
 q() { [ $quick = 1 ] && echo "$1" || echo "$2"; }
-# 1. Every kernel against the CPU (issue 20/21 cross-checks).
+# 1. Every kernel against the CPU (the cross-checks).
 step tests "$(q 90 150)" "$work/tests/gpu_cross" --test-threads=2 $(q "--skip million --skip gib" "")
 # 1b. The same checks with the kernels' mutation switch on (one bit of one
 # lane of every output flipped): every cross-check must fail.

@@ -25,8 +25,8 @@ ROOT = HERE.parent.parent
 RESULTS = HERE / "results"
 DOC = ROOT / "docs" / "reproduction-asic-2009.md"
 PLOT = ROOT / "docs" / "asic-2009-area-throughput.png"
-# Table 1 rows that part 1 of the study (issue 26) builds; the others are
-# part 2 (issue 27).
+# Table 1 rows that the first part of the study builds (the Keccak team's
+# finalists and SHA-256); the others came in its second part.
 PART1 = {"BLAKE-32", "Grøstl-256", "JH-256", "Keccak(-256)", "Skein-256-256", "Skein-512-512",
          "SHA-256"}
 
@@ -170,9 +170,9 @@ def main():
       "round-two candidates and of SHA-256 and took all of them through one ASIC flow "
       "(Cadence PKS, UMC 0.18 µm FSA0A_C, speed-optimised synthesis). This page puts its "
       "Table 1 beside cores built here in the architectures its sections describe, each "
-      "through one open flow (Yosys, ABC, OpenSTA, OSU 0.18 µm cells). Part 1 of the study "
-      "(keccakx issue 26) covers SHA-256, BLAKE-32, Grøstl-256, JH-256, Keccak, "
-      "Skein-256-256 and Skein-512; part 2 (issue 27) the other nine candidates.\n\n")
+      "through one open flow (Yosys, ABC, OpenSTA, OSU 0.18 µm cells). The first part of "
+      "the study covers SHA-256, BLAKE-32, Grøstl-256, JH-256, Keccak, "
+      "Skein-256-256 and Skein-512; the second part the other nine candidates.\n\n")
 
     w("## The flow\n\n")
     w(asic.describe(tools, registry.DEFAULT_CLOCK_NS) + "\n\n")
@@ -190,7 +190,7 @@ def main():
         p_kge = r.gbps * 1e6 / r.ge
         core, res = rows.get(r.name, (None, None))
         if core is None:
-            todo = "not built yet" if r.name in PART1 else "part 2 (issue 27)"
+            todo = "not built yet" if r.name in PART1 else "second part"
             w(f"| {r.name} | {r.block_bits:,} | {r.cycles} / — | {r.ge:,} / — | {r.mhz:.2f} / — "
               f"| {r.gbps:.3f} / — | {p_kge:.1f} / — | {todo} |\n")
             continue
@@ -207,7 +207,7 @@ def main():
     w("\nThe paper's figures are quoted from its Table 1 (hw/synth/paper2009.py checks that "
       "each of its TP figures is block × MHz / cycles).")
     if any(r.name not in rows and r.name not in PART1 for r in paper2009.TABLE1):
-        w(" Rows marked part 2 are candidates issue 27 adds.")
+        w(" Rows marked second part are the candidates the second part adds.")
     w("\n\n")
 
     finals = [(c, r) for c, r in measured.values() if c.version == "final" and
@@ -229,7 +229,7 @@ def main():
               f"{fmt(m['gbps'], 3)} | {fmt(m['per_kge'], 1)} | {fmt(b and b['per_kge'], 1)} |\n")
         w("\n")
 
-    # the closing part: the conclusion re-examined and the plot (issue 27a)
+    # the closing part: the conclusion re-examined and the plot
     points = []
     for r in paper2009.TABLE1:
         core, res = rows.get(r.name, (None, None))

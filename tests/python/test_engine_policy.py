@@ -1,5 +1,5 @@
 """The engine policy from Python: set_engine and KECCAKX_ENGINE go through
-the core's one parser (issue 24)."""
+the core's one parser."""
 import os
 import subprocess
 import sys

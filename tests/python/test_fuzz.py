@@ -1,4 +1,4 @@
-"""Property fuzzing of what Python hands keccakx (Hypothesis; issue 22):
+"""Property fuzzing of what Python hands keccakx (Hypothesis):
 hash_many's shapes, strides, dtypes and lying ``__len__``, and the buffer
 protocol of every input. Each call either gives hashlib's / the hash
 objects' bytes or raises one of the errors a caller can handle (TypeError,

@@ -184,7 +184,7 @@ def test_tree_li_huge_leaf_block_hashes():
     assert len(h.digest(32)) == 32
 
 
-# ---- hash_many without NumPy (issue 22, item 11) ----
+# ---- hash_many without NumPy ----
 
 
 def test_hash_many_without_numpy_returns_list_of_bytes():
@@ -217,7 +217,7 @@ def test_hash_many_with_numpy_still_returns_arrays():
     assert isinstance(keccakx.hash_many(np.zeros((1, 3), np.uint8), "sha3_256"), np.ndarray)
 
 
-# ---- progress callbacks (issue 22, item 10) ----
+# ---- progress callbacks ----
 
 
 def test_hash_many_progress_reports_bytes_in_order():

@@ -1,6 +1,6 @@
 //! keccakx-tree2011: the CPU half of Table 1 of the 2011 GPU Keccak tree-mode
 //! paper, re-measured on this machine (DESIGN.md, "Reproductions of the
-//! source papers", item 1; issue 5, item 5).
+//! source papers", item 1).
 //!
 //! Tree LI (docs/tree-li.md) with D = 4 and H = 0..4, with the paper's
 //! Keccak[r = 1024, c = 576] and with SHA3-256's Keccak[r = 1088, c = 512],

@@ -1,4 +1,4 @@
-//! The CLI under hostile conditions (issue 22): closed standard
+//! The CLI under hostile conditions: closed standard
 //! descriptors, unwritable output, a file truncated while it is mapped,
 //! checksum lists that never end or hold a 100 MB line, NUL and control
 //! bytes in names, a low limit on open files, empty KMAC keys, progress.

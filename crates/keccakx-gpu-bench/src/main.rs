@@ -1,5 +1,5 @@
 //! keccakx-gpu-bench: everything the first GPU runs measure, in one run
-//! (issues 20 and 21; docs/gpu.md), each figure beside its ceiling or its
+//! (docs/gpu.md), each figure beside its ceiling or its
 //! CPU peer measured in the same run on the same machine:
 //!
 //! 1. `copy`: host-to-device / device-to-host bandwidth (pinned);

@@ -13,7 +13,7 @@
 //            KxSplit with the rotations whose amount is in MASK built from
 //            integer multiplies (IMAD, IMAD.HI), which issue to the FMA pipe,
 //            instead of funnel shifts on the ALU pipe that LOP3 shares (the
-//            "IMAD trick" of issue 20: the ALU pipe bounds the round).
+//            "IMAD trick" (docs/gpu.md): the ALU pipe bounds the round).
 // Rounds are fully unrolled with the round constants as immediates for
 // nr = 24 (Keccak-f[1600]) and nr = 12 (TurboSHAKE / KangarooTwelve);
 // kx_permute_n runs any nr in 1..24 as a loop over a constant table.

@@ -651,7 +651,7 @@ fn warp_kernel_matches_the_cpu() {
 }
 
 /// Lengths around every multiple of the rate up to 3 blocks + 1: host-fed,
-/// device-resident uniform and indexed, for every family (issue 20).
+/// device-resident uniform and indexed, for every family.
 #[test]
 fn lengths_around_each_rate_edge_match_the_cpu() {
     let Some(gpu) = shared() else { return };
@@ -720,7 +720,7 @@ fn the_routed_engine_gives_cpu_digests_for_mixed_batches() {
 }
 
 /// KT128/KT256 around 8 KiB chunk edges up to 1 GiB with customization, and
-/// ParallelHash(XOF) 128/256 device-resident at a GiB (issue 21). Named
+/// ParallelHash(XOF) 128/256 device-resident at a GiB. Named
 /// "gib": the quick GPU run skips it.
 #[test]
 fn kt_and_parallelhash_up_to_a_gib() {
@@ -737,7 +737,7 @@ fn kt_and_parallelhash_up_to_a_gib() {
     }
     for n in [top - c - 1, top - c, top - 1, top, top + 1, top + c] {
         let d = gpu.upload(&m[..n]).unwrap();
-        for cust in [&b""[..], b"issue 21"] {
+        for cust in [&b""[..], b"custom"] {
             let mut want = [0u8; 64];
             let mut h = keccakx::rfc9861::Kt128::new(cust);
             h.update(&m[..n]);
