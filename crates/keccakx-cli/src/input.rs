@@ -73,9 +73,17 @@ fn hash_path_inner(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<
 fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> {
     if path == "-" {
         let stdin = stdio::stdin_checked()?;
+        // TupleHash from a regular file on standard input: its size from
+        // where the input starts, so the input is streamed, not held.
+        if algo.needs_length() {
+            let meta = stdin.file().metadata()?;
+            if meta.is_file() {
+                return hash_with_length(stdin.file(), algo, Some(meta.len()));
+            }
+        }
         return hash_reader(stdin, algo, None);
     }
-    let mut open = openlimit::open(path)?;
+    let open = openlimit::open(path)?;
     let meta = open.file().metadata()?;
     if meta.is_dir() {
         return Err(is_a_directory());
@@ -87,10 +95,14 @@ fn hash_local(path: &OsStr, algo: &Algo, opts: ReadOpts) -> io::Result<Vec<u8>> 
                 return d;
             }
         }
-        // Some files (procfs, sysfs) report size 0 yet have content.
-        return hash_file_reader(open.file_mut(), algo, (len > 0).then_some(len));
+        // Some files report a size other than what they hold (procfs: 0,
+        // sysfs: 4096): the size is a hint, and the file is read to its end.
+        if algo.needs_length() {
+            return hash_with_length(open.file(), algo, Some(len));
+        }
+        return hash_file_reader(open.file(), algo, (len > 0).then_some(len));
     }
-    hash_file_reader(open.file_mut(), algo, None)
+    hash_file_reader(open.file(), algo, None)
 }
 
 /// Whether reading ahead on a second thread can pay: more than one thread
@@ -171,11 +183,73 @@ fn pipeline<T: Send>(
 
 /// [`hash_reader`] for a file (regular or not): reads ahead on a second
 /// thread when that can pay ([`read_ahead`]).
-fn hash_file_reader(file: &mut File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
+fn hash_file_reader(file: &File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
     if algo.needs_length() && len.is_none() {
         return hash_reader(file, algo, len);
     }
+    let (s, _) = stream_file(file, algo, len)?;
+    s.finish().map_err(io::Error::other)
+}
+
+/// The error for an input whose size changed between two readings.
+fn changed_size() -> io::Error {
+    io::Error::other("file changed size while being read")
+}
+
+/// Hash a regular file (or standard input on one) from where it stands
+/// to its end, under an algorithm that announces the message's length
+/// first (TupleHash). `len` is the size the file reports; the bytes from
+/// its current offset are announced. A file that holds another number of
+/// bytes than it reports (sysfs reports 4096 for what holds a few; a file
+/// that grew or shrank meanwhile) is read again from the same offset:
+/// counted to its end, then hashed with that count; only when that count
+/// is wrong too is it an error.
+fn hash_with_length(file: &File, algo: &Algo, len: Option<u64>) -> io::Result<Vec<u8>> {
+    use std::io::Seek;
+    let mut f = file;
+    let start = f.stream_position()?;
+    let mut announced = len.map(|l| l.saturating_sub(start));
+    for _ in 0..2 {
+        let n = match announced {
+            Some(n) => n,
+            None => {
+                let n = count_to_end(f)?;
+                f.seek(io::SeekFrom::Start(start))?;
+                n
+            }
+        };
+        let (s, got) = stream_file(file, algo, Some(n))?;
+        if got == n {
+            return s.finish().map_err(io::Error::other);
+        }
+        f.seek(io::SeekFrom::Start(start))?;
+        announced = None;
+    }
+    Err(changed_size())
+}
+
+/// The bytes from `file`'s offset to its end, read (and left there).
+fn count_to_end(mut file: &File) -> io::Result<u64> {
+    let mut buf = Vec::new();
+    fit(&mut buf, SMALL_BUF)?;
+    let mut total = 0u64;
+    loop {
+        match read_full(&mut file, &mut buf)? {
+            0 => return Ok(total),
+            n => total += n as u64,
+        }
+    }
+}
+
+/// Feed `file` to a new hasher (started with `len`) up to its end,
+/// reading ahead when that can pay; the hasher and the bytes fed.
+fn stream_file(
+    mut file: &File,
+    algo: &Algo,
+    len: Option<u64>,
+) -> io::Result<(crate::algo::Stream, u64)> {
     let mut s = algo.start(len);
+    let mut total = 0u64;
     // No bigger than the file (but a read's worth): zero-filling a 2 MiB
     // buffer per small file cost as much as hashing 64 KiB of it
     // (bench/NOTES.md, "Many files"). Of unknown size: grown as reads fill it.
@@ -187,7 +261,7 @@ fn hash_file_reader(file: &mut File, algo: &Algo, len: Option<u64>) -> io::Resul
         |spare: Option<Vec<u8>>| {
             let mut buf = spare.unwrap_or_default();
             fit(&mut buf, cap)?;
-            let n = read_full(file, &mut buf)?;
+            let n = read_full(&mut file, &mut buf)?;
             if len.is_none() {
                 cap = next_capacity(cap, n);
             }
@@ -197,10 +271,11 @@ fn hash_file_reader(file: &mut File, algo: &Algo, len: Option<u64>) -> io::Resul
         |buf| {
             s.update(&buf);
             progress::add_bytes(buf.len());
+            total += buf.len() as u64;
             Some(buf)
         },
     )?;
-    s.finish().map_err(io::Error::other)
+    Ok((s, total))
 }
 
 /// One mapped window, registered with the SIGBUS guard while it lives.

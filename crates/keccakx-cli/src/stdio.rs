@@ -69,6 +69,13 @@ pub fn raw(fd: i32) -> Raw {
     }))
 }
 
+impl Raw {
+    /// The descriptor as a file (its metadata, its offset).
+    pub fn file(&self) -> &std::fs::File {
+        &self.0
+    }
+}
+
 impl io::Read for Raw {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         (&*self.0).read(buf)
