@@ -423,7 +423,7 @@ fn tuplehash_reads_files_that_misreport_their_size_to_the_end() {
     let Some((path, held)) = candidates.iter().find_map(|p| {
         let held = std::fs::read(p).ok()?;
         let reported = std::fs::metadata(p).ok()?.len();
-        (reported as usize != held.len()).then(|| (*p, held))
+        (reported as usize != held.len()).then_some((*p, held))
     }) else {
         eprintln!("no sysfs file whose size misreports its content: skipped");
         return;
