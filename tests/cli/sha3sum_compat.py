@@ -140,6 +140,18 @@ def main():
             if got.stdout != want.stdout or got.returncode != want.returncode:
                 failures.append(f"keccakx as sha3sum {' '.join(v)}: output differs "
                                 f"(rc {got.returncode}) {got.stderr.decode()[:300]}")
+        # sha3sum's other command lines: its version (-v, exit 0), a number
+        # with a leading zero, and usage errors (exit 1, nothing on stdout).
+        for v in [["-v"], ["-a", "0256"] + names[:2], ["--bogus"], ["-a", "999"] + names[:1]]:
+            want = run(perl + v, d)
+            got = run([link] + v, d)
+            compared += 1
+            same_out = v == ["-v"] or got.stdout == want.stdout
+            if got.returncode != want.returncode or not same_out or \
+                    (v == ["-v"] and not got.stdout.strip()):
+                failures.append(f"keccakx as sha3sum {' '.join(v)}: rc {got.returncode} "
+                                f"(sha3sum {want.returncode}) {got.stdout[:200]!r} "
+                                f"{got.stderr.decode()[:300]}")
         # Each tool checks the other's list (no -a: lines by their length).
         for writer, reader, cmd in [("sha3sum", "keccakx", keccakx), ("keccakx", "sha3sum", perl)]:
             path = os.path.join(d, f"{writer}.sums")

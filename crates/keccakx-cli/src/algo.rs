@@ -29,7 +29,14 @@ const SHA3SUM_NAMES: [(&str, &str, Option<usize>); 6] = [
 /// The algorithm sha3sum's `-a NAME` means, and the output length it implies
 /// when `-l` is not given (None: the algorithm's own).
 pub fn sha3sum_name(name: &str) -> Option<(&'static AlgInfo, Option<usize>)> {
-    let (_, canonical, len) = SHA3SUM_NAMES.iter().find(|(n, _, _)| *n == name.trim())?;
+    // sha3sum compares the number as a number: `0256` is 256.
+    let n = name.trim();
+    let n = if n.bytes().all(|b| b.is_ascii_digit()) {
+        n.trim_start_matches('0')
+    } else {
+        n
+    };
+    let (_, canonical, len) = SHA3SUM_NAMES.iter().find(|(s, _, _)| *s == n)?;
     Some((find(canonical)?, *len))
 }
 
@@ -154,6 +161,11 @@ fn squash(s: &str) -> String {
 /// (`sha3_256`, `SHA3-256`, `keccak256`, `treeli`, `Skein512-256`), or
 /// one of sha3sum's numbers (`256`, `128000`; see [`sha3sum_name`]).
 pub fn find(name: &str) -> Option<&'static AlgInfo> {
+    // `-` and `_` go between the parts of a name: not first, last or twice
+    // in a row (`skein512-` is no name).
+    if name.split(['-', '_']).any(|part| part.is_empty()) {
+        return None;
+    }
     if let Some((info, _)) = sha3sum_name(name) {
         return Some(info);
     }

@@ -40,7 +40,7 @@ pub struct GlobalArgs {
     pub threads: Option<usize>,
 
     /// CPU engine for the Keccak-p permutation: `auto` (default: the best this
-    /// CPU runs) or a name from `keccakx info`. `avx2`, `sse2` and `scalar`
+    /// CPU runs) or a name from `keccakx info`, in any case. `avx2`, `sse2` and `scalar`
     /// also keep SHA-3 and the other sequential functions off AVX-512. The
     /// environment variable KECCAKX_ENGINE does the same; this option wins
     /// over it.
@@ -92,13 +92,15 @@ written with a leading backslash and \\\\, \\n, \\r, \\t, \
 \\xHH escapes (coreutils escapes only newlines); a line whose name holds a NUL is \
 improperly formatted.\n\n\
 Exit status: 0 if every file was hashed (or every checksum matched), 1 if any \
-file failed, 2 for invalid arguments.\n\n\
+file failed, 2 for invalid arguments (1 through the sha3sum link, as sha3sum and \
+coreutils give it; keccakx keeps it apart from a failed file).\n\n\
 Examples:\n  keccakx sum file.iso\n  keccakx sum -a shake128 -l 64 *.bin\n  \
 keccakx sum -a kmac256 --key-file k.bin --customization app msg\n  \
 keccakx sum -a keccak --rate 1088 --capacity 512 --suffix 0x06 f   (= SHA3-256)\n  \
 keccakx sum --tag -a kt128 * > SUMS && keccakx sum -c SUMS\n\n\
 Run through a link named sha3sum, keccakx is `keccakx sum` with sha3sum's default \
-algorithm, SHA3-224 (-a 224): a drop-in for Perl's sha3sum."
+algorithm, SHA3-224 (-a 224), -v for its version and sha3sum's exit statuses: a drop-in \
+for Perl's sha3sum."
     )]
     Sum(SumArgs),
     /// List every algorithm with its parameters, default length and specification.
@@ -217,8 +219,8 @@ pub struct SumArgs {
     #[arg(long = "key-hex", value_name = "HEX", value_parser = parse_hex, conflicts_with = "key_file")]
     pub key_hex: Option<HexBytes>,
 
-    /// Key for KMAC: the raw bytes of FILE (prefer this to --key-hex, which
-    /// other users can see in the process list).
+    /// Key for KMAC: the raw bytes of FILE, `-` for standard input (prefer
+    /// this to --key-hex, which other users can see in the process list).
     #[arg(long = "key-file", value_name = "FILE")]
     pub key_file: Option<PathBuf>,
 

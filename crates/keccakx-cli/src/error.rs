@@ -1,9 +1,15 @@
 //! How a command ends: its [`Outcome`] when it ran to the end, or the
 //! [`Error`] that stopped it, and [`exit_status`], the one table from
-//! either to coreutils' exit statuses (0 success, 1 a failed input or a
-//! write error, 2 invalid arguments; 3, `verify`'s and `sum --outboard`'s
-//! own, an outboard that cannot be used). A leaf module: every other module
-//! may use it.
+//! either to the exit status: 0 success, 1 a failed input or a write error
+//! (as coreutils' `sha*sum`), 2 invalid arguments, 3 (`verify`'s and
+//! `sum --outboard`'s own) an outboard that cannot be used. coreutils and
+//! sha3sum exit 1 for invalid arguments too; `keccakx` keeps them apart on
+//! purpose, as `cmp`, `diff` and `grep` do, so that a script tells "the data
+//! failed" (1: a mismatch, damage found, a proof that does not hold) from
+//! "the command was wrong" (2), which `verify` and `merkle verify` document.
+//! Run through a link named `sha3sum`, the statuses are sha3sum's
+//! ([`Statuses::Sha3sum`]: invalid arguments exit 1). A leaf module: every
+//! other module may use it.
 //!
 //! Problems with one input (an unreadable file, a checksum that does not
 //! match, a malformed `--check` line) do not stop a run: they are reported
@@ -66,9 +72,27 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The exit status of a run, as coreutils' `sha*sum` gives it: the one
-/// place that maps outcomes and errors to statuses.
-pub fn exit_status(result: &Result<Outcome, Error>) -> u8 {
+/// Whose exit statuses a run gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Statuses {
+    /// `keccakx`'s: 2 for invalid arguments, apart from 1, a failed input.
+    Keccakx,
+    /// Perl's sha3sum's (the `sha3sum` link), as coreutils': invalid
+    /// arguments exit 1.
+    Sha3sum,
+}
+
+/// The exit status of a run: the one place that maps outcomes and errors
+/// to statuses (see the module's text for the table).
+pub fn exit_status(result: &Result<Outcome, Error>, statuses: Statuses) -> u8 {
+    let status = keccakx_status(result);
+    match statuses {
+        Statuses::Sha3sum if status == 2 => 1,
+        _ => status,
+    }
+}
+
+fn keccakx_status(result: &Result<Outcome, Error>) -> u8 {
     match result {
         Ok(Outcome::Success) => 0,
         Ok(Outcome::Failed) => 1,
@@ -97,7 +121,16 @@ mod tests {
 
     #[test]
     fn statuses_are_coreutils() {
-        let status = |r: Result<Outcome, Error>| exit_status(&r);
+        let status = |r: Result<Outcome, Error>| exit_status(&r, Statuses::Keccakx);
+        let sha3sum = |r: Result<Outcome, Error>| exit_status(&r, Statuses::Sha3sum);
+        assert_eq!(sha3sum(Err(Error::Usage("x".into()))), 1);
+        assert_eq!(sha3sum(Ok(Outcome::Success)), 0);
+        assert_eq!(
+            sha3sum(Err(Error::Clap(clap::Error::new(
+                ErrorKind::DisplayVersion
+            )))),
+            0
+        );
         assert_eq!(status(Ok(Outcome::Success)), 0);
         assert_eq!(status(Ok(Outcome::Failed)), 1);
         assert_eq!(status(Err(Error::Usage("x".into()))), 2);

@@ -29,7 +29,12 @@ pub fn list() -> Result<Outcome, Error> {
     }
     let _ = writeln!(
         text,
-        "\nLengths are in bytes (-l 64 = 512 bits). Names are case-insensitive; `-` and `_` are optional."
+        "\nLengths are in bytes (-l 64 = 512 bits). Names are case-insensitive; `-` and `_` are optional \
+         between their parts.\nSkein's names give the state size, then the output size, as its \
+         authors name them (skein512-256: Skein-512 with 256-bit output); one number alone is \
+         the state size, its output as wide (skein256 = skein-256 = Skein-256-256, skein512 = \
+         Skein-512-512). BLAKE's, Groestl's and JH's number is the output size (blake256 = \
+         BLAKE-256)."
     );
     print_all(&text)
 }

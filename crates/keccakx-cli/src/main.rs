@@ -16,7 +16,7 @@ use keccakx::engine::EngineChoice;
 
 use keccakx_cli::algo::{find, params_for, sha3sum_name, Algo, InputMode, DEFAULT_ALGORITHM};
 use keccakx_cli::cli::{self, Cli, Command, GlobalArgs, SumArgs};
-use keccakx_cli::error::{exit_status, Error, Outcome};
+use keccakx_cli::error::{exit_status, Error, Outcome, Statuses};
 use keccakx_cli::input::ReadOpts;
 use keccakx_cli::output::{self, print_all, warn};
 use keccakx_cli::params::params_from;
@@ -40,13 +40,17 @@ fn main() -> ExitCode {
     // Kept until the error is reported: progress's last line (with
     // --progress into a file or pipe) comes after the command's messages.
     let mut progress = None;
-    let result = report(run(&mut progress));
+    let (argv, default_algorithm, statuses) = personality(std::env::args_os().collect());
+    let result = report(run(argv, default_algorithm, &mut progress));
     drop(progress);
-    ExitCode::from(exit_status(&result))
+    ExitCode::from(exit_status(&result, statuses))
 }
 
-fn run(progress: &mut Option<progress::Reporter>) -> Result<Outcome, Error> {
-    let (argv, default_algorithm) = personality(std::env::args_os().collect());
+fn run(
+    argv: Vec<OsString>,
+    default_algorithm: &'static str,
+    progress: &mut Option<progress::Reporter>,
+) -> Result<Outcome, Error> {
     let cli = Cli::try_parse_from(argv).map_err(Error::Clap)?;
     let engine_source = setup(&cli.global)?;
     let threads = pool::build(cli.global.threads);
@@ -70,9 +74,10 @@ fn merkle_where(b: cli::Backend) -> merkle::Where {
 
 /// `keccakx` run through a link named `sha3sum` is `keccakx sum` with
 /// sha3sum's default algorithm, SHA3-224: a drop-in for Perl's sha3sum,
-/// whose options and lines `sum` shares. Returns the arguments to parse and
-/// the default `-a`.
-fn personality(mut argv: Vec<OsString>) -> (Vec<OsString>, &'static str) {
+/// whose options and lines `sum` shares, `-v` (its version) and its exit
+/// statuses (a usage error is 1) included. Returns the arguments to parse,
+/// the default `-a` and the table of exit statuses.
+fn personality(mut argv: Vec<OsString>) -> (Vec<OsString>, &'static str, Statuses) {
     let as_sha3sum = argv
         .first()
         .and_then(|a| std::path::Path::new(a).file_name())
@@ -81,9 +86,19 @@ fn personality(mut argv: Vec<OsString>) -> (Vec<OsString>, &'static str) {
         // Messages and help name what runs: `keccakx sum`.
         argv[0] = OsString::from("keccakx");
         argv.insert(1, OsString::from("sum"));
-        return (argv, "sha3-224");
+        // sha3sum's -v is its version (keccakx sum has no -v); an
+        // argument after `--` is a file name.
+        if let Some(v) = argv
+            .iter_mut()
+            .skip(2)
+            .take_while(|a| *a != "--")
+            .find(|a| *a == "-v")
+        {
+            *v = OsString::from("--version");
+        }
+        return (argv, "sha3-224", Statuses::Sha3sum);
     }
-    (argv, DEFAULT_ALGORITHM)
+    (argv, DEFAULT_ALGORITHM, Statuses::Keccakx)
 }
 
 /// Print the error a run ended with: `keccakx: MESSAGE` on standard error,
@@ -116,7 +131,10 @@ fn setup(g: &GlobalArgs) -> Result<String, Error> {
         return match keccakx::engine::set_engine(name) {
             Ok(EngineChoice::Auto) => Ok("auto".into()),
             Ok(_) => Ok("--engine".into()),
-            Err(e) => Err(Error::Usage(format!("--engine {name}: {e}"))),
+            Err(e) => Err(Error::Usage(format!(
+                "--engine {}: {e}",
+                keccakx_cli::escape::quote(name.as_bytes())
+            ))),
         };
     }
     match keccakx::engine::engine_from_env() {
@@ -140,7 +158,8 @@ fn sum_main(
     let name = a.algorithm.as_deref().unwrap_or(default_algorithm);
     let info = find(name).ok_or_else(|| {
         Error::Usage(format!(
-            "-a {name}: unknown algorithm (run `keccakx list` for the names)"
+            "-a {}: unknown algorithm (run `keccakx list` for the names)",
+            keccakx_cli::escape::quote(name.as_bytes())
         ))
     })?;
     let mut params = params_from(a)?;

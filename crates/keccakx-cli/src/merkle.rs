@@ -187,7 +187,7 @@ fn read_input(file: Option<&OsString>) -> Result<String, Error> {
         }
         Some(f) => {
             bytes = std::fs::read(f).map_err(|err| Error::Read {
-                what: format!("'{}'", Path::new(f).display()),
+                what: crate::escape::quote_os(f.as_os_str()),
                 err,
             })?;
         }

@@ -31,10 +31,25 @@ pub fn params_from(a: &SumArgs) -> Result<Params, Error> {
         }
         (Some(k), _) => Some(k.0.clone()),
         (None, Some(path)) => {
-            let read = std::fs::File::open(path).and_then(|f| {
+            let stdin = path.as_os_str() == "-";
+            if stdin && (a.files.is_empty() || a.files.iter().any(|f| f == "-")) {
+                return Err(Error::Usage(
+                    "--key-file -: standard input holds the key, so it cannot be an input too; \
+                     name the input files"
+                        .into(),
+                ));
+            }
+            let read = if stdin {
                 let mut v = Vec::new();
-                f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
-            });
+                crate::stdio::stdin_checked()
+                    .and_then(|s| s.take(MAX_KEY_FILE + 1).read_to_end(&mut v))
+                    .map(|_| v)
+            } else {
+                std::fs::File::open(path).and_then(|f| {
+                    let mut v = Vec::new();
+                    f.take(MAX_KEY_FILE + 1).read_to_end(&mut v).map(|_| v)
+                })
+            };
             match read {
                 Ok(v) if v.len() as u64 > MAX_KEY_FILE => {
                     return Err(Error::Params(format!(

@@ -61,7 +61,7 @@ impl EngineChoice {
     pub fn parse(name: &str) -> Result<EngineChoice> {
         EngineChoice::ALL
             .into_iter()
-            .find(|c| c.name() == name)
+            .find(|c| c.name().eq_ignore_ascii_case(name))
             .ok_or(Error::InvalidParameter(
                 "unknown engine name (see `keccakx info`)",
             ))
@@ -107,7 +107,13 @@ pub fn engine_from_env() -> core::result::Result<Option<EngineChoice>, alloc::st
             Ok(v) => EngineChoice::parse(v.trim())
                 .map(Some)
                 .map_err(|e| alloc::format!("KECCAKX_ENGINE={v}: {e}")),
-            Err(_) => Ok(None),
+            // Set, but no name can be read from it: said, as for any
+            // name that is not an engine's.
+            Err(std::env::VarError::NotUnicode(v)) => Err(alloc::format!(
+                "KECCAKX_ENGINE={:?}: not UTF-8, so not an engine name (see `keccakx info`)",
+                v
+            )),
+            Err(std::env::VarError::NotPresent) => Ok(None),
         }
     }
     #[cfg(not(feature = "std"))]

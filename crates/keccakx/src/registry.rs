@@ -684,8 +684,11 @@ fn raw_rate_width(p: &Params) -> Result<Option<(usize, usize)>> {
         (None, Some(c), w) => {
             let w = w.unwrap_or(1600);
             (
-                w.checked_sub(c)
-                    .ok_or(Error::InvalidRate { width: w, rate: 0 })?,
+                w.checked_sub(c).ok_or(Error::OutOfRange {
+                    function: RAW_KECCAK,
+                    field: Field::Capacity,
+                    range: "less than the permutation's width (1600 bits unless given)",
+                })?,
                 w,
             )
         }
