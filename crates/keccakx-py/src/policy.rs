@@ -16,7 +16,7 @@ pub(crate) fn set_threads(n: usize) {
 }
 
 /// Force the CPU engine for this process: "auto", "avx512", "avx2",
-/// "sse2" or "scalar" (what `KECCAKX_ENGINE` and `keccakx --engine`
+/// "sse2" or "scalar", in any case (what `KECCAKX_ENGINE` and `keccakx --engine`
 /// take). ValueError for a name keccakx does not know or an engine this
 /// CPU does not run.
 #[pyfunction]
