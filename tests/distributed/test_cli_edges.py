@@ -152,3 +152,65 @@ def test_ctrl_c_is_130_without_tracebacks(tmp_path, rng, cluster_cli):
             p.wait()
     assert p.returncode == 130, err.decode(errors="replace")
     assert b"Traceback" not in err, err.decode(errors="replace")
+
+
+def test_same_check_lists_same_bytes(edge_dir, cluster, keccakx_bin, cluster_cli, rng):
+    """One checksum-file library behind both commands: every kind of line
+    (GNU, --tag, sha3sum's SHAKE lengths, base64 digests, escaped names,
+    single-space lines, a `-` entry for standard input, bad lines, missing
+    and changed files, refused parameters) gives the same bytes and status."""
+    ks = lambda *a: subprocess.run([keccakx_bin, "sum", *a], cwd=edge_dir, capture_output=True, check=True).stdout
+    odd = b"new\nline\\back"
+    (edge_dir / os.fsdecode(odd)).write_bytes(b"odd")
+    (edge_dir / "changed.bin").write_bytes(b"before")
+    data = rng.randbytes(CHUNK + 3)
+    lines = [
+        b"# a comment\r\n",
+        ks("f.bin", os.fsdecode(odd)),
+        ks("--tag", "-a", "kt128", "-l", "48", "f.bin"),
+        ks("--tag", "-a", "sha3-512", "--base64", "f.bin"),
+        ks("-a", "shake128", "-l", "168", "f.bin"),
+        ks("-a", "shake256", "-l", "136", "b1.bin"),
+        ks("--tag", "-a", "shake128", "-l", "1", "f.bin"),
+        ks("changed.bin").replace(b"\n", b"\r\n"),
+        b"0" * 64 + b"  gone.bin\n",
+        b"KT128 (f.bin) = zz\n",
+        b"\\" + b"0" * 64 + b"  bad\\qescape\n",
+        b"SHA3-256 (" + b"x" * 10 + b"\n",
+        b"\n",
+    ]
+    (edge_dir / "changed.bin").write_bytes(b"after")
+    (edge_dir / "mixed.sums").write_bytes(b"".join(lines))
+    (edge_dir / "single.sums").write_bytes(ks("f.bin").replace(b"  ", b" ") + ks("b1.bin").replace(b"  ", b" "))
+    (edge_dir / "kmac.sums").write_bytes(ks("--tag", "-a", "kmac128", "--key-hex", "00ff", "f.bin")
+                                         + ks("--tag", "-a", "cshake128", "--customization", "c", "f.bin")
+                                         + ks("f.bin"))
+    stdin_line = subprocess.run([keccakx_bin, "sum", "-"], input=data, capture_output=True, check=True).stdout
+    (edge_dir / "stdin.sums").write_bytes(stdin_line + ks("f.bin"))
+    runs = [
+        ["-c", "mixed.sums"],
+        ["-c", "-w", "mixed.sums", "single.sums"],
+        ["-c", "--quiet", "--strict", "mixed.sums"],
+        ["-c", "--status", "mixed.sums"],
+        ["-c", "--ignore-missing", "mixed.sums", "nosuch.sums"],
+        ["-c", "-w", "-a", "kt128", "mixed.sums"],
+        ["-c", "-w", "-a", "shake128", "mixed.sums"],
+        ["-c", "-w", "-a", "sha3-512", "mixed.sums"],
+        ["-c", "single.sums"],
+        ["-c", "-w", "--key-hex", "00ff", "kmac.sums"],
+        ["-c", "-w", "--customization", "c", "kmac.sums"],
+        ["-c", "-w", "-a", "sha3-256", "--customization", "c", "kmac.sums"],
+        ["-a", "sha3-256", "--customization", "c", "f.bin"],
+        ["-a", "keccak", "--degree", "2", "f.bin"],
+        ["-a", "kmac128", "f.bin"],
+        ["--tag", "f.bin", os.fsdecode(odd)],
+        ["--zero", "f.bin", os.fsdecode(odd)],
+    ]
+    for args in runs:
+        both(keccakx_bin, cluster_cli, edge_dir, args, cluster.address)
+    # An entry `-` of a list read from a file is standard input; in a list
+    # read from standard input it is a bad line.
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "stdin.sums"], cluster.address, stdin=data)
+    assert r[0] == 0 and r[1] == b"-: OK\nf.bin: OK\n", r
+    r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "-w", "-"], cluster.address, stdin=stdin_line + ks("f.bin"))
+    assert r[0] == 0 and b"1 line is improperly formatted" in r[2], r

@@ -82,8 +82,12 @@ def test_cluster_checks_follow_the_registry():
     raw = cluster._info("keccak")
     assert cluster.params_for(kmac, {"custom": b"x", "rate": 8, "key": b"k"}) == {"custom": b"x", "key": b"k"}
     assert cluster.params_for(tree, {"rate": 1024, "width": 1600, "degree": 2}) == {"rate": 1024, "degree": 2}
-    assert cluster.refused_param(sha3, {"custom": b"x"}) == "this algorithm takes no customization string"
-    assert cluster.refused_param(sha3, {"capacity": 512}).startswith("only the raw `keccak` algorithm")
-    assert cluster.refused_param(tree, {"rate": 1024, "suffix": 6}).startswith("only the raw `keccak` algorithm")
-    assert cluster.refused_param(raw, {"rate": 1088, "height": 2}) == "--degree, --height and --prefix are tree-li parameters"
-    assert cluster.refused_param(tree, {"rate": 1024, "prefix": b"p"}) is None
+    # Refusals come from the library, in keccakx sum's words and flags.
+    assert cluster.refusal(sha3, None, {"custom": b"x"}) == "-a sha3-256: SHA3-256 takes no --customization"
+    assert cluster.refusal(sha3, None, {"capacity": 512}).startswith("-a sha3-256: SHA3-256 takes no --capacity (only raw")
+    assert "takes no --suffix" in cluster.refusal(tree, None, {"rate": 1024, "suffix": 6})
+    assert "takes no --height (--degree, --height and --prefix are tree-LI" in cluster.refusal(raw, None, {"rate": 1088, "height": 2})
+    assert cluster.refusal(tree, None, {"rate": 1024, "prefix": b"p"}) is None
+    assert cluster.refusal(kmac, None, {}) == "-a kmac128: KMAC128 needs --key-hex or --key-file"
+    # In a check without -a, the default keeps only what it takes.
+    assert cluster.refusal(sha3, None, {"custom": b"x"}, check_list=True) is None

@@ -22,7 +22,7 @@
 
 pub mod algo;
 pub mod backend;
-pub mod base64;
+pub use keccakx::sumfile::base64;
 pub mod bench;
 pub mod check;
 pub mod cli;

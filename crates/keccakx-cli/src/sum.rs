@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::algo::{to_hex, Algo};
 use crate::backend::GpuBatch;
 use crate::error::{cause, Error, Outcome};
-use crate::escape::{needs_escape, os_bytes, push_escaped, quote_os};
+use crate::escape::{os_bytes, quote_os};
 use crate::exec::{run_ordered, Task};
 use crate::input::ReadOpts;
 use crate::output::{warn, Out, Stop};
@@ -47,7 +47,7 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
         return digest.to_vec();
     }
     let text = if fmt.base64 {
-        crate::base64::encode(digest)
+        keccakx::sumfile::base64::encode(digest)
     } else {
         to_hex(digest)
     };
@@ -56,32 +56,7 @@ pub fn format_line(fmt: Format, display: &str, digest: &[u8], name: &[u8]) -> Ve
         line.push(if fmt.zero { 0 } else { b'\n' });
         return line;
     }
-    let esc = !fmt.zero && needs_escape(name);
-    let mut line = Vec::with_capacity(text.len() + name.len() + display.len() + 8);
-    if esc {
-        line.push(b'\\');
-    }
-    let push_name = |line: &mut Vec<u8>| {
-        if esc {
-            push_escaped(line, name)
-        } else {
-            line.extend_from_slice(name)
-        }
-    };
-    if fmt.tag {
-        line.extend_from_slice(display.as_bytes());
-        line.extend_from_slice(b" (");
-        push_name(&mut line);
-        line.extend_from_slice(b") = ");
-        line.extend_from_slice(text.as_bytes());
-    } else {
-        line.extend_from_slice(text.as_bytes());
-        line.push(b' ');
-        line.push(fmt.mark);
-        push_name(&mut line);
-    }
-    line.push(if fmt.zero { 0 } else { b'\n' });
-    line
+    keccakx::sumfile::format_line(fmt.tag, fmt.zero, fmt.mark, display, &text, name)
 }
 
 /// Hash `files` and print their lines (a file that cannot be read is

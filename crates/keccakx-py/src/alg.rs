@@ -202,7 +202,7 @@ pub fn keywords() -> impl Iterator<Item = (&'static str, Field)> {
 #[derive(Default, Clone, Debug)]
 pub struct Req {
     pub digest_size: Option<usize>,
-    params: Params,
+    pub(crate) params: Params,
     /// The rows of [`KEYWORDS`] given (bit i: row i).
     given: u32,
 }

@@ -11,7 +11,8 @@
 //! algorithm and `new`), `alg` (keywords into registry parameters),
 //! `batch` and `gpu` (hash_many), `hazmat` (the tree modes' pieces for
 //! `keccakx.distributed`), `merkle` (OpenZeppelin-compatible Merkle
-//! trees), `policy` (engine and threads), `buffer` and
+//! trees), `sumfile` (checksum lines and `--check` reports for
+//! `keccakx-cluster`), `policy` (engine and threads), `buffer` and
 //! `gil` (input in place, when the GIL is released). A child process made
 //! by `fork()` gets a thread pool of its own (see `register_fork_handler`).
 
@@ -28,6 +29,7 @@ mod merkle;
 mod objects;
 mod policy;
 mod state;
+mod sumfile;
 
 /// A child made by `fork()` (os.fork, multiprocessing's "fork" start
 /// method, Dask's or gunicorn's workers) has none of the parent's pool
@@ -107,6 +109,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;
     m.add("GIL_RELEASE_MIN", gil::GIL_RELEASE_MIN)?;
     hazmat::register(m)?;
+    sumfile::register(m)?;
     merkle::register(m)?;
     Ok(())
 }

@@ -38,6 +38,8 @@ pub mod rfc9861;
 pub mod rustcrypto;
 pub mod sp800_185;
 pub mod sponge;
+#[cfg(feature = "std")]
+pub mod sumfile;
 pub mod tree_li;
 
 pub use error::{Error, Result, SumRule};

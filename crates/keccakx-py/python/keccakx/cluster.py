@@ -16,7 +16,10 @@ LocalCluster on this machine runs the tasks. ``-`` (or no URL) is standard
 input, hashed by this process (its length is not known in advance, so it
 is not cut into ranges; TupleHash and ParallelHash spool it to $TMPDIR).
 
-The semantics are ``keccakx sum``'s (its Rust code is not reused): see
+The semantics are ``keccakx sum``'s, and so is the code of its lines:
+parsing, formatting, escaping, the check's report and the refusal of
+parameters come from the library's ``keccakx::sumfile`` (through
+``keccakx._keccakx``); here are the command line and Dask. See
 ``keccakx sum --help``. Not available here: the SHA-3 finalists (BLAKE,
 Groestl, JH, Skein), which the Python module lacks.
 """
@@ -27,7 +30,7 @@ import argparse
 import os
 import signal
 import sys
-import unicodedata
+import hmac
 from dataclasses import dataclass
 
 from . import _keccakx, distributed
@@ -53,123 +56,17 @@ def cause(e: BaseException) -> str:
     return str(e) or type(e).__name__
 
 
-# ---------------------------------------------------------------- names (GNU coreutils' ways)
-
-
-def needs_escape(name: bytes) -> bool:
-    return any(c in b"\\\n\r" for c in name)
-
-
-def escape(name: bytes) -> bytes:
-    return name.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
-
-
-def unescape(s: bytes):
-    """Undo :func:`escape`; None for a bad escape, a lone backslash or NUL."""
-    out = bytearray()
-    i = 0
-    while i < len(s):
-        c = s[i]
-        if c == 0x5C:
-            if i + 1 >= len(s):
-                return None
-            n = s[i + 1]
-            if n == ord("n"):
-                out.append(0x0A)
-            elif n == ord("r"):
-                out.append(0x0D)
-            elif n == 0x5C:
-                out.append(0x5C)
-            else:
-                return None
-            i += 2
-            continue
-        if c == 0:
-            return None
-        out.append(c)
-        i += 1
-    return bytes(out)
-
-
-_PLAIN = set(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789%+,-./@]_{}")
-
-
-def _is_plain(c: int, first: bool) -> bool:
-    return c in _PLAIN or (c in b"#~" and not first)
-
-
-def _printable_utf8(b: bytes) -> bool:
-    try:
-        s = b.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return not any(unicodedata.category(ch) == "Cc" for ch in s)
-
-
-_ANSI = {0x07: "\\a", 0x08: "\\b", 0x0C: "\\f", 0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x0B: "\\v"}
-
-
-def _pieces(b: bytes):
-    """Runs of printable text and single unprintable bytes."""
-    out = []
-    while b:
-        try:
-            valid, rest = b.decode("utf-8"), b""
-        except UnicodeDecodeError as e:
-            valid, rest = b[: e.start].decode("utf-8"), b[e.start :]
-        start = 0
-        for i, ch in enumerate(valid):
-            if unicodedata.category(ch) == "Cc":
-                if start < i:
-                    out.append(("t", valid[start:i]))
-                out.extend(("b", x) for x in ch.encode("utf-8"))
-                start = i + 1
-        if start < len(valid):
-            out.append(("t", valid[start:]))
-        if rest:
-            out.append(("b", rest[0]))
-            b = rest[1:]
-        else:
-            b = b""
-    return out
+# ---------------------------------------------------------------- lines and names (the library's)
 
 
 def quote(name: bytes) -> str:
-    """A name for a diagnostic, quoted like gnulib's quotef (shell style)."""
-    if not name:
-        return "''"
-    if all(_is_plain(c, i == 0) or c >= 0x80 for i, c in enumerate(name)) and _printable_utf8(name):
-        return name.decode("utf-8")
-    if b"'" in name and _printable_utf8(name) and not any(c in b'"$`\\!' for c in name):
-        return '"' + name.decode("utf-8") + '"'
-    out = "'"
-    is_open = True
-    for kind, v in _pieces(name):
-        if kind == "t":
-            if not is_open:
-                out += "'"
-                is_open = True
-            out += v.replace("'", "'\\''")
-        else:
-            if is_open:
-                out += "'"
-                is_open = False
-            out += "$'" + _ANSI.get(v, "\\%03o" % v) + "'"
-    if is_open:
-        out += "'"
-    return out
+    """A name for a diagnostic, quoted as ``keccakx sum`` quotes it (gnulib's quotef)."""
+    return _keccakx._sumfile_quote(name)
 
 
 def format_line(tag: bool, zero: bool, binary: bool, display: str, digest: bytes, name: bytes) -> bytes:
     """One output line, byte for byte as ``keccakx sum`` (and coreutils) writes it."""
-    esc = not zero and needs_escape(name)
-    n = escape(name) if esc else name
-    lead = b"\\" if esc else b""
-    if tag:
-        line = lead + display.encode() + b" (" + n + b") = " + digest.hex().encode()
-    else:
-        line = lead + digest.hex().encode() + b" " + (b"*" if binary else b" ") + n
-    return line + (b"\0" if zero else b"\n")
+    return _keccakx._sumfile_format_line(tag, zero, ord("*" if binary else " "), display, digest.hex(), name)
 
 
 # ---------------------------------------------------------------- algorithms
@@ -193,17 +90,6 @@ def _info(name: str):
     return AlgInfo(n, display, default_len, variable_len, xof, tuple(params))
 
 
-_ALL = [_info(n) for n in _keccakx._registry_names()]
-
-
-def find_tag(tag: str):
-    """An algorithm by the name in a BSD line: its tag name (any case) or any -a spelling."""
-    for a in _ALL:
-        if a.display.lower() == tag.lower():
-            return a
-    return _info(tag)
-
-
 # keccakx.new's keywords with the parameter groups that take each (the
 # registry's data): a function takes a keyword when it takes any of them.
 _KEYWORD_GROUPS = dict(_keccakx._registry_keywords())
@@ -218,24 +104,11 @@ def params_for(info: AlgInfo, p: dict) -> dict:
     return {k: v for k, v in p.items() if _takes(info, k)}
 
 
-_REFUSED = {
-    "customization": "this algorithm takes no customization string",
-    "function_name": "this algorithm takes no function name",
-    "key": "this algorithm takes no key",
-    "block_size": "this algorithm takes no block size",
-    "domain": "this algorithm takes no domain byte",
-    "sponge": "only the raw `keccak` algorithm takes --rate/--capacity/--width/--rounds/--suffix",
-    "tree": "--degree, --height and --prefix are tree-li parameters",
-}
-
-
-def refused_param(info: AlgInfo, params: dict):
-    """keccakx sum's message for a parameter ``info`` does not take, or None
-    (the message of the first group that takes it)."""
-    for k in params:
-        if not _takes(info, k):
-            return _REFUSED[_KEYWORD_GROUPS[k][0]]
-    return None
+def refusal(info: AlgInfo, length, params: dict, check_list: bool = False):
+    """``keccakx sum``'s message (``-a NAME: ...``, in its flags) for the
+    algorithm with these parameters, or None when it takes them
+    (``check_list``: a check without -a keeps the parameters it takes)."""
+    return _keccakx._sumfile_refusal(info.name, length, check_list, **params)
 
 
 def make_spec(info: AlgInfo, length, params: dict):
@@ -244,163 +117,6 @@ def make_spec(info: AlgInfo, length, params: dict):
         return distributed._spec(info.name, length, params)
     except (TypeError, ValueError) as e:
         return f"-a {info.name}: {e}"
-
-
-# ---------------------------------------------------------------- --check
-
-
-@dataclass
-class Entry:
-    name: bytes
-    expected: bytes
-    info: AlgInfo
-
-
-class Context:
-    def __init__(self, spec, info: AlgInfo, algo_given: bool, params: dict, length):
-        self.spec = spec
-        self.info = info
-        self.algo_given = algo_given
-        self.params = params
-        self.length = length
-        self.cache = {}
-
-    def instance(self, info: AlgInfo, n: int):
-        if info.name == self.info.name and n == self.spec.out_len:
-            return self.spec
-        key = (info.name, n)
-        if key not in self.cache:
-            base = self.params if info.name == self.info.name else params_for(info, self.params)
-            self.cache[key] = make_spec(info, n if info.variable_len else None, base)
-        return self.cache[key]
-
-    def fits(self, info: AlgInfo, hex_len: int) -> bool:
-        if hex_len < 2 or hex_len % 2:
-            return False
-        n = hex_len // 2
-        if not info.variable_len:
-            return n == info.default_len
-        if self.length is not None:
-            return n == self.length
-        if self.algo_given:
-            # -a naming an XOF: no digest shorter than its default verifies
-            # unless -l allows it (-a must not let a weaker check pass).
-            return info.default_len <= n <= MAX_LENGTH
-        return n <= MAX_LENGTH
-
-
-_HEX = set(b"0123456789abcdefABCDEF")
-_UNTAGGED = {56: "sha3-224", 64: "sha3-256", 96: "sha3-384", 128: "sha3-512"}
-
-
-class Parser:
-    """One checksum file's lines, as coreutils' split_3 reads them."""
-
-    def __init__(self):
-        self.bsd_reversed = -1  # -1 undecided, 0 two-column lines seen, 1 reversed
-
-    def parse(self, s: bytes, ctx: Context):
-        i = 0
-        while i < len(s) and s[i] in b" \t":
-            i += 1
-        escaped = s[i : i + 1] == b"\\"
-        if escaped:
-            i += 1
-        rest = s[i:]
-        name_end = next((k for k, c in enumerate(rest) if c in b" ("), len(rest))
-        if name_end > 0:
-            try:
-                tag = rest[:name_end].decode("utf-8")
-            except UnicodeDecodeError:
-                tag = None
-            info = find_tag(tag) if tag is not None else None
-            if info is not None:
-                # With -a, a line of another algorithm is improperly
-                # formatted (as cksum -a): -a restricts the check.
-                if ctx.algo_given and info.name != ctx.info.name:
-                    return None
-                j = name_end
-                if rest[j : j + 1] == b" ":
-                    j += 1
-                if rest[j : j + 1] != b"(":
-                    return None
-                return self.parse_bsd(rest[j + 1 :], escaped, info, ctx)
-        hex_len = 0
-        while hex_len < len(rest) and rest[hex_len] in _HEX:
-            hex_len += 1
-        if ctx.algo_given:
-            info = ctx.info
-        else:
-            if hex_len not in _UNTAGGED:
-                return None
-            info = _info(_UNTAGGED[hex_len])
-        if not ctx.fits(info, hex_len) or not (hex_len < len(rest) and rest[hex_len] in b" \t"):
-            return None
-        expected = bytes.fromhex(rest[:hex_len].decode("ascii"))
-        k = hex_len + 1
-        left = len(rest) - k
-        if left == 1 or rest[k : k + 1] not in (b" ", b"*"):
-            if self.bsd_reversed == 0:
-                return None
-            self.bsd_reversed = 1
-        elif self.bsd_reversed != 1:
-            self.bsd_reversed = 0
-            k += 1
-        name = rest[k:]
-        if escaped:
-            name = unescape(name)
-            if name is None:
-                return None
-        if b"\0" in name:
-            return None  # no file name holds NUL
-        return Entry(name, expected, info)
-
-    def parse_bsd(self, s: bytes, escaped: bool, info: AlgInfo, ctx: Context):
-        close = s.rfind(b")")
-        if close < 0:
-            return None
-        name = unescape(s[:close]) if escaped else s[:close]
-        if name is None or b"\0" in name:
-            return None
-        i = close + 1
-        while i < len(s) and s[i] in b" \t":
-            i += 1
-        if s[i : i + 1] != b"=":
-            return None
-        i += 1
-        while i < len(s) and s[i] in b" \t":
-            i += 1
-        h = s[i:]
-        if not all(c in _HEX for c in h) or not ctx.fits(info, len(h)):
-            return None
-        return Entry(name, bytes.fromhex(h.decode("ascii")), info)
-
-
-def check_name(name: bytes) -> bytes:
-    """The name as --check prints it (as keccakx sum does): as it is, unless
-    it holds a control character (C0, DEL or C1) or a byte that is not
-    UTF-8; then a leading backslash and ``\\\\``, ``\\n``, ``\\r``,
-    ``\\t``, ``\\xHH`` for each byte of the others."""
-    parts = _pieces(name)
-    if all(kind == "t" for kind, _ in parts):
-        return name
-    out = bytearray(b"\\")
-    for kind, v in parts:
-        if kind == "t":
-            out += v.encode("utf-8").replace(b"\\", b"\\\\")
-        elif v == 0x0A:
-            out += b"\\n"
-        elif v == 0x0D:
-            out += b"\\r"
-        elif v == 0x09:
-            out += b"\\t"
-        else:
-            out += b"\\x%02x" % v
-    return bytes(out)
-
-
-def plural(n: int, one: str, many: str) -> str:
-    return f"WARNING: {n} {one if n == 1 else many}"
 
 
 class Out:
@@ -448,6 +164,9 @@ class Out:
         self._do(lambda: self.w.flush())
 
 
+# ---------------------------------------------------------------- --check
+
+
 def read_list(file: str) -> bytes:
     if file == "-":
         fd = _stdin_fd()
@@ -466,75 +185,75 @@ def read_list(file: str) -> bytes:
         return f.read()
 
 
-def check_one(content: bytes, label: str, is_stdin: bool, ctx: Context, a, out: Out, run) -> bool:
-    slots = []  # ("bad", lineno, why) or ("check", entry, index into items)
+def check_one(content: bytes, label: str, is_stdin: bool, a, params: dict, out: Out, run) -> bool:
+    """One checksum list: the library parses its lines and words the
+    report; the listed files are hashed by ``run`` (the cluster), an entry
+    ``-`` of a list that is not standard input by this process."""
+    verbosity = a.verbosity or ""
+    name = a.algorithm or DEFAULT_ALGORITHM
+    cl = _keccakx.CheckList(
+        label, name, a.algorithm is not None, a.length,
+        verbosity == "quiet", verbosity == "status", a.strict, verbosity == "warn", a.ignore_missing,
+    )
+    specs = {}
+    main = _info(name).name
+
+    def spec_for(alg: str, n: int):
+        # As keccakx sum: the list's own algorithm takes every parameter
+        # given, another one those it takes.
+        if (alg, n) not in specs:
+            info = _info(alg)
+            why = cl.refusal(alg, n, **params)
+            own = params if alg == main else params_for(info, params)
+            specs[alg, n] = why or make_spec(info, n if info.variable_len else None, own)
+        return specs[alg, n]
+
+    slots = []  # ("bad", lineno, why) or ("check", name, expected, index into items or -1 for stdin, spec)
     items = []
-    parser = Parser()
     for lineno, raw in enumerate(content.split(b"\n"), 1):
-        if raw.startswith(b"#"):
+        p = cl.parse(raw)
+        if p is None:
             continue
-        line = raw[:-1] if raw.endswith(b"\r") else raw
-        if not line:
-            continue
-        e = parser.parse(line, ctx)
-        if e is not None and not (is_stdin and e.name == b"-"):
-            spec = ctx.instance(e.info, len(e.expected))
-            if isinstance(spec, str):
-                slots.append(("bad", lineno, spec))
-            else:
-                slots.append(("check", e, len(items)))
-                items.append((os.fsdecode(e.name), spec))
-        else:
+        if p is False or (is_stdin and p[0] == b"-"):
             slots.append(("bad", lineno, None))
-    results = run(items) if items else []
-    formatted = misformatted = read_failures = mismatched = 0
-    matched_any = False
-    display = ctx.info.display
-    for slot in slots:
-        line = None
-        if slot[0] == "bad":
-            _, n, why = slot
-            misformatted += 1
-            if why is not None:
-                warn(f"{label}: {n}: {why}")
-            elif a.verbosity == "warn":
-                warn(f"{label}: {n}: improperly formatted {display} checksum line")
+            continue
+        ename, expected, alg, as_bytes = p
+        spec = spec_for(alg, len(expected)) if as_bytes else f"-a {alg}: sha3sum's U and ^ reading modes are not available in {PROG}"
+        if isinstance(spec, str):
+            slots.append(("bad", lineno, spec))
+        elif ename == b"-":
+            slots.append(("check", ename, expected, -1, spec))
         else:
-            _, e, idx = slot
-            r = results[idx]
-            formatted += 1
-            if r.error is not None:
-                if a.ignore_missing and isinstance(r.error, FileNotFoundError):
-                    pass
-                else:
-                    warn(f"{quote(e.name)}: {cause(r.error)}")
-                    read_failures += 1
-                    if a.verbosity != "status":
-                        line = check_name(e.name) + b": FAILED open or read\n"
+            slots.append(("check", ename, expected, len(items), spec))
+            items.append((os.fsdecode(ename), spec))
+    results = run(items) if items else []
+    for slot in slots:
+        if slot[0] == "bad":
+            said = cl.malformed(slot[1], slot[2])
+        else:
+            _, ename, expected, idx, spec = slot
+            if idx < 0:
+                try:
+                    digest, err = hash_stdin(spec), None
+                except OSError as e:
+                    digest, err = None, e
             else:
-                ok = r.digest == e.expected
-                if ok:
-                    matched_any = True
-                else:
-                    mismatched += 1
-                if a.verbosity != "status" and (not ok or a.verbosity != "quiet"):
-                    line = check_name(e.name) + (b": OK\n" if ok else b": FAILED\n")
+                digest, err = results[idx].digest, results[idx].error
+            if err is not None:
+                said = cl.unread(ename, isinstance(err, FileNotFoundError), cause(err))
+            else:
+                said = cl.hashed(ename, hmac.compare_digest(digest, expected))
+        w, line = said
+        if w is not None:
+            warn(w)
         if line is not None:
             out.write(line)
-    if formatted == 0:
-        warn(f"{label}: no properly formatted checksum lines found")
-        return False
-    if a.verbosity != "status":
+    flush_first, warnings, passed = cl.summary()
+    if flush_first:
         out.flush()
-        if misformatted:
-            warn(plural(misformatted, "line is improperly formatted", "lines are improperly formatted"))
-        if read_failures:
-            warn(plural(read_failures, "listed file could not be read", "listed files could not be read"))
-        if mismatched:
-            warn(plural(mismatched, "computed checksum did NOT match", "computed checksums did NOT match"))
-        if a.ignore_missing and not matched_any:
-            warn(f"{label}: no file was verified")
-    return matched_any and mismatched == 0 and read_failures == 0 and (not a.strict or misformatted == 0)
+    for w in warnings:
+        warn(w)
+    return passed
 
 
 # ---------------------------------------------------------------- command line
@@ -798,9 +517,9 @@ def sum_main(a) -> int:
         warn(str(e))
         return 2
     own = params_for(info, params) if a.check and a.algorithm is None else params
-    refused = refused_param(info, own)
+    refused = refusal(info, a.length, params, a.check and a.algorithm is None)
     if refused:
-        warn(f"-a {info.name}: {refused}")
+        warn(refused)
         return 2
     spec = make_spec(info, a.length, own)
     if isinstance(spec, str):
@@ -836,7 +555,6 @@ def sum_main(a) -> int:
                 return distributed._run(items, client=client.get(), part_size=ps, progress=a.progress)
 
             if a.check:
-                ctx = Context(spec, info, a.algorithm is not None, params, a.length)
                 for file in a.urls:
                     is_stdin = file == "-"
                     label = quote(b"standard input") if is_stdin else quote(_os_bytes(file))
@@ -846,7 +564,7 @@ def sum_main(a) -> int:
                         warn(f"{label}: {cause(e)}")
                         status = 1
                         continue
-                    if not check_one(content, label, is_stdin, ctx, a, out, run):
+                    if not check_one(content, label, is_stdin, a, params, out, run):
                         status = 1
             else:
                 urls = _expand_args(a.urls)

@@ -1,6 +1,9 @@
 //! Base64 digests (RFC 4648 §4, standard alphabet, `=` padding), as GNU
 //! `cksum --base64` writes them and `cksum --check` reads them.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Whether `c` can appear in a base64 digest (padding included).
