@@ -185,7 +185,7 @@ def read_list(file: str) -> bytes:
         return f.read()
 
 
-def check_one(content: bytes, label: str, is_stdin: bool, a, params: dict, out: Out, run) -> bool:
+def check_one(content: bytes, label: str, is_stdin: bool, a, spec, params: dict, out: Out, run) -> bool:
     """One checksum list: the library parses its lines and words the
     report; the listed files are hashed by ``run`` (the cluster), an entry
     ``-`` of a list that is not standard input by this process."""
@@ -195,8 +195,8 @@ def check_one(content: bytes, label: str, is_stdin: bool, a, params: dict, out: 
         label, name, a.algorithm is not None, a.length,
         verbosity == "quiet", verbosity == "status", a.strict, verbosity == "warn", a.ignore_missing,
     )
-    specs = {}
     main = _info(name).name
+    specs = {(main, spec.out_len): spec}  # the list's algorithm, validated
 
     def spec_for(alg: str, n: int):
         # As keccakx sum: the list's own algorithm takes every parameter
@@ -564,7 +564,7 @@ def sum_main(a) -> int:
                         warn(f"{label}: {cause(e)}")
                         status = 1
                         continue
-                    if not check_one(content, label, is_stdin, a, params, out, run):
+                    if not check_one(content, label, is_stdin, a, spec, params, out, run):
                         status = 1
             else:
                 urls = _expand_args(a.urls)
