@@ -41,9 +41,16 @@ pub fn sha3sum_name(name: &str) -> Option<(&'static str, Option<usize>)> {
         ("128000", "shake128", Some(168)),
         ("256000", "shake256", Some(136)),
     ];
+    // sha3sum compares the number as a number: `0256` is 256.
+    let n = name.trim();
+    let n = if n.bytes().all(|b| b.is_ascii_digit()) {
+        n.trim_start_matches('0')
+    } else {
+        n
+    };
     NAMES
         .iter()
-        .find(|(n, _, _)| *n == name.trim())
+        .find(|(s, _, _)| *s == n)
         .map(|&(_, c, l)| (c, l))
 }
 
