@@ -329,10 +329,54 @@ fn resource_limit_matrix() {
     );
     d.write("L", sums.as_bytes());
     let ok_check = "big: OK\nabc: OK\n".to_string();
+    // An outboard and a Merkle tree made without limits, for `verify` and
+    // `merkle root` under them.
+    let made = d.run(
+        &["sum", "-a", "kt128", "--outboard", "big.kto", "big"],
+        &[],
+        b"",
+    );
+    assert_clean(&made, 0);
+    let kt = text(&made.stdout);
+    let kt_digest = kt.split_whitespace().next().unwrap().to_string();
+    let values: String = (1..=40)
+        .map(|i| format!("0x{i:040x},{}\n", i * 7))
+        .collect();
+    d.write("values.csv", values.as_bytes());
+    let tree = d.run(
+        &[
+            "merkle",
+            "build",
+            "--types",
+            "address,uint256",
+            "values.csv",
+        ],
+        &[],
+        b"",
+    );
+    assert_clean(&tree, 0);
+    d.write("tree.json", &tree.stdout);
     let cases: Vec<(Vec<&str>, Option<String>)> = vec![
         (vec!["sum", "big", "abc"], Some(sums.clone())),
         (vec!["sum", "-c", "L"], Some(ok_check)),
         (vec!["sum", "-a", "kt128", "big"], None),
+        // Writes a file of its own: the output-size limit bites here.
+        (
+            vec!["sum", "-a", "kt128", "--outboard", "o.kto", "big"],
+            Some(kt.clone()),
+        ),
+        (vec!["verify", "--digest", &kt_digest, "big"], None),
+        (
+            vec![
+                "merkle",
+                "build",
+                "--types",
+                "address,uint256",
+                "values.csv",
+            ],
+            None,
+        ),
+        (vec!["merkle", "root", "tree.json"], None),
         (vec!["list"], None),
         (vec!["info"], None),
         (vec!["--help"], None),
@@ -341,6 +385,7 @@ fn resource_limit_matrix() {
     limits.extend([2, 4, 8].map(Limit::Nproc));
     limits.extend([20_000, 60_000].map(Limit::As));
     limits.extend([3, 5, 8].map(Limit::Nofile));
+    limits.extend([1024, 65_536].map(Limit::Fsize));
     for (args, want) in &cases {
         let full = d.run(args, &[], b"").stdout;
         for &l in &limits {
