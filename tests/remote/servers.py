@@ -102,21 +102,24 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             if head:
                 return
+            # Replaced before this answer's body is sent (the open file
+            # still serves the old bytes): any later request, a resumed GET
+            # included, finds the new object, whatever the timing of a cut.
+            left = self.faults.overwrite_after.get(base)
+            if left is not None:
+                left -= 1
+                self.faults.overwrite_after[base] = left
+                if left == 0:
+                    data = p.read_bytes()
+                    tmp = p.with_name(p.name + ".new")
+                    tmp.write_bytes(bytes([data[0] ^ 1]) + data[1:] if data else b"x")
+                    os.replace(tmp, p)
             stall = self.faults.stall.get(base)
             if stall:
                 time.sleep(stall)
             if end > start:
                 self.wfile.flush()
                 self.connection.sendfile(f, start, end - start)
-        left = self.faults.overwrite_after.get(base)
-        if left is not None:
-            left -= 1
-            self.faults.overwrite_after[base] = left
-            if left == 0:
-                data = p.read_bytes()
-                tmp = p.with_name(p.name + ".new")
-                tmp.write_bytes(bytes([data[0] ^ 1]) + data[1:] if data else b"x")
-                os.replace(tmp, p)
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
