@@ -13,42 +13,21 @@ use crate::reading::Translator;
 /// The default `-a`.
 pub const DEFAULT_ALGORITHM: &str = "sha3-256";
 
-/// sha3sum's (Perl Digest::SHA3) `-a` names: the digest size in bits, and
-/// 128000 / 256000 for SHAKE128 / SHAKE256, whose output sha3sum makes one
-/// whole rate long (168 / 136 bytes). Its `--check` tells them apart by the
-/// number of hex digits, and so does ours (`sha3sum_by_hex_len`).
-const SHA3SUM_NAMES: [(&str, &str, Option<usize>); 6] = [
-    ("224", "sha3-224", None),
-    ("256", "sha3-256", None),
-    ("384", "sha3-384", None),
-    ("512", "sha3-512", None),
-    ("128000", "shake128", Some(168)),
-    ("256000", "shake256", Some(136)),
-];
-
 /// The algorithm sha3sum's `-a NAME` means, and the output length it implies
-/// when `-l` is not given (None: the algorithm's own).
+/// when `-l` is not given (None: the algorithm's own): the checksum-file
+/// library's table (`keccakx::sumfile::sha3sum_name`), as this CLI's entry.
 pub fn sha3sum_name(name: &str) -> Option<(&'static AlgInfo, Option<usize>)> {
-    // sha3sum compares the number as a number: `0256` is 256.
-    let n = name.trim();
-    let n = if n.bytes().all(|b| b.is_ascii_digit()) {
-        n.trim_start_matches('0')
-    } else {
-        n
-    };
-    let (_, canonical, len) = SHA3SUM_NAMES.iter().find(|(s, _, _)| *s == n)?;
-    Some((find(canonical)?, *len))
+    let (canonical, len) = keccakx::sumfile::sha3sum_name(name)?;
+    Some((find(canonical)?, len))
 }
 
 /// The algorithm and output length of an untagged checksum line of
 /// `hex_len` hex digits when no `-a` was given: what sha3sum writes
-/// (SHA3-224/256/384/512, SHAKE128/256 of one rate).
+/// (SHA3-224/256/384/512, SHAKE128/256 of one rate), from the
+/// checksum-file library's table.
 pub fn sha3sum_by_hex_len(hex_len: usize) -> Option<(&'static AlgInfo, usize)> {
-    SHA3SUM_NAMES.iter().find_map(|(_, canonical, len)| {
-        let info = find(canonical)?;
-        let n = len.unwrap_or(info.default_len);
-        (2 * n == hex_len).then_some((info, n))
-    })
+    let (canonical, len) = keccakx::sumfile::sha3sum_by_hex_len(hex_len)?;
+    Some((find(canonical)?, len))
 }
 
 /// Which code computes an algorithm.
