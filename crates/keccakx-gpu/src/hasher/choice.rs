@@ -82,7 +82,7 @@ impl BatchKernel {
     /// `Auto` takes `Warp` below this many messages per SM: one thread per
     /// message then leaves most of each SM idle (32 threads = one warp a
     /// SM, latency-bound). A first guess from the instruction counts (a
-    /// warp-per-message round issues 18 shuffles at about one warp shuffle a
+    /// warp-per-message round executes 18 shuffles at about one warp shuffle a
     /// clock per SM, a one-thread round 180 ALU instructions for 32
     /// messages), to be replaced by the crossover the GPU bench measures
     /// (`keccakx-gpu-bench`, section batch: "warp crossover"). First H200
