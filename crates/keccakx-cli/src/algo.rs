@@ -229,7 +229,7 @@ impl Algo {
         let (out_len, kind) = match info.family {
             Family::Registry(r) => {
                 let proto = Hasher::new(r.name, params)
-                    .map_err(|e| format!("-a {name}: {}", crate::flags::spelled(&e)))?;
+                    .map_err(|e| format!("-a {name}: {}", keccakx_flags::spelled(&e)))?;
                 (proto.output_len(), Kind::Stream(proto))
             }
             #[cfg(feature = "finalists")]

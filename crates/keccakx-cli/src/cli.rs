@@ -7,6 +7,16 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// `keccakx --help`'s first line (the finalists only where the build has them).
+const ABOUT: &str = if cfg!(feature = "finalists") {
+    "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
+     TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c], tree mode LI) \
+     and the SHA-3 finalists BLAKE, Groestl, JH, Skein."
+} else {
+    "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
+     TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c], tree mode LI)."
+};
+
 /// Largest `--length` accepted, in bytes (the digest is held in memory and
 /// printed as one hex line).
 pub const MAX_LENGTH: usize = 1 << 20;
@@ -16,9 +26,7 @@ pub const MAX_LENGTH: usize = 1 << 20;
     name = "keccakx",
     version,
     propagate_version = true,
-    about = "Hash files with the whole Keccak family (SHA-3, SHAKE, Keccak, cSHAKE, KMAC, \
-             TupleHash, ParallelHash, TurboSHAKE, KangarooTwelve, raw Keccak[r,c], tree mode LI) \
-             and the SHA-3 finalists BLAKE, Groestl, JH, Skein.",
+    about = ABOUT,
     long_about = None,
     arg_required_else_help = true,
     after_help = "Run `keccakx sum --help` for the sha3sum/b3sum-compatible hasher, \
@@ -517,6 +525,21 @@ pub fn hex_val(c: u8) -> Option<u8> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    /// The library's fields, spelled as flags in this command line's
+    /// messages (keccakx-flags), are options `keccakx sum` takes.
+    #[test]
+    fn every_field_spelling_is_an_option_of_sum() {
+        let cmd = Cli::command();
+        let sum = cmd.find_subcommand("sum").unwrap();
+        let longs: Vec<&str> = sum.get_arguments().filter_map(|a| a.get_long()).collect();
+        for f in keccakx::field::Field::ALL {
+            for word in keccakx_flags::flag(f).split(" or ") {
+                let long = word.strip_prefix("--").unwrap();
+                assert!(longs.contains(&long), "{word} (for {f:?}) is no option of sum");
+            }
+        }
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

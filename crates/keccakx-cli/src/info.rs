@@ -9,6 +9,12 @@ use crate::output::print_all;
 
 /// Every algorithm with its parameters, default length and specification.
 pub fn list() -> Result<Outcome, Error> {
+    print_all(&list_text())
+}
+
+/// `keccakx list`'s text: the table, then how names are read (the
+/// finalists' naming only where the build has them).
+fn list_text() -> Vec<u8> {
     let mut text = Vec::new();
     let _ = writeln!(
         text,
@@ -30,13 +36,18 @@ pub fn list() -> Result<Outcome, Error> {
     let _ = writeln!(
         text,
         "\nLengths are in bytes (-l 64 = 512 bits). Names are case-insensitive; `-` and `_` are optional \
-         between their parts.\nSkein's names give the state size, then the output size, as its \
+         between their parts."
+    );
+    #[cfg(feature = "finalists")]
+    let _ = writeln!(
+        text,
+        "Skein's names give the state size, then the output size, as its \
          authors name them (skein512-256: Skein-512 with 256-bit output); one number alone is \
          the state size, its output as wide (skein256 = skein-256 = Skein-256-256, skein512 = \
          Skein-512-512). BLAKE's, Groestl's and JH's number is the output size (blake256 = \
          BLAKE-256)."
     );
-    print_all(&text)
+    text
 }
 
 /// Version, CPU, engines, threads, GPUs.
@@ -97,4 +108,26 @@ pub fn info(engine_source: &str) -> Result<Outcome, Error> {
         }
     }
     print_all(&t)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The finalists (and how their names read) are listed exactly when
+    /// the build has them.
+    #[test]
+    fn list_names_finalists_only_when_built_with_them() {
+        let text = String::from_utf8(super::list_text()).unwrap();
+        let with = cfg!(feature = "finalists");
+        for word in ["Skein", "BLAKE", "Groestl", "JH-", "skein", "blake"] {
+            assert_eq!(
+                text.contains(word),
+                with,
+                "{word} in `keccakx list`:\n{text}"
+            );
+        }
+        assert!(text.contains("SHA3-256") && text.contains("KT128"));
+        use clap::CommandFactory;
+        let about = crate::cli::Cli::command().get_about().unwrap().to_string();
+        assert_eq!(about.contains("Skein"), with, "{about}");
+    }
 }

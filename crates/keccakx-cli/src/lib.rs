@@ -29,7 +29,6 @@ pub mod cli;
 pub mod error;
 pub mod escape;
 pub mod exec;
-pub mod flags;
 pub mod info;
 pub mod input;
 pub mod mapguard;

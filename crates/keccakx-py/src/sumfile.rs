@@ -11,12 +11,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-/// The command line's spelling of a library field (one file for both
-/// command lines).
-#[path = "../../keccakx-cli/src/flags.rs"]
-#[allow(dead_code)]
-mod flags;
-
 /// One output line, byte for byte as `keccakx sum` writes it.
 #[pyfunction]
 fn _sumfile_format_line<'py>(
@@ -58,7 +52,7 @@ fn _sumfile_refusal(
     let p = given(info, length, check_list, params)?;
     Ok(Hasher::new(info.name, &p)
         .err()
-        .map(|e| format!("-a {}: {}", info.name, flags::spelled(&e))))
+        .map(|e| format!("-a {}: {}", info.name, keccakx_flags::spelled(&e))))
 }
 
 /// The registry parameters the keywords give (only those `info` takes
@@ -162,7 +156,7 @@ impl CheckList {
         p.length = info.variable_len.then_some(length);
         Ok(Hasher::new(info.name, &p)
             .err()
-            .map(|e| format!("-a {}: {}", info.name, flags::spelled(&e))))
+            .map(|e| format!("-a {}: {}", info.name, keccakx_flags::spelled(&e))))
     }
 
     /// An improperly formatted line (its number; why, when there is more

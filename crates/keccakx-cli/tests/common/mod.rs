@@ -49,14 +49,58 @@ pub struct Scratch {
     pub bin: PathBuf,
 }
 
+/// The folder of this test process's copy of the binary.
+fn bin_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("keccakx-stress-{}-bin", std::process::id()))
+}
+
+/// Removes the copy of the binary when the test process exits (a static
+/// is never dropped).
+extern "C" fn remove_bin_copy() {
+    let _ = std::fs::remove_dir_all(bin_dir());
+}
+
+/// Removes the scratch folders (`keccakx-stress-PID-*`) of test processes
+/// that are gone: a run killed before its exit handler left them.
+fn remove_stale_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("keccakx-stress-"))
+        else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
 /// One copy of the binary for the whole test process, made before any
 /// test spawns: a copy written while another thread forks stays open in
-/// that child and its exec fails ("Text file busy").
+/// that child and its exec fails ("Text file busy"). It is removed when
+/// the process exits.
 fn shared_bin() -> &'static PathBuf {
     static BIN_COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BIN_COPY.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("keccakx-stress-{}-bin", std::process::id()));
+        remove_stale_scratch();
+        let dir = bin_dir();
         let _ = std::fs::remove_dir_all(&dir);
+        // SAFETY: registers a plain function with no arguments, run once
+        // by exit(); it only removes a folder.
+        if unsafe { libc::atexit(remove_bin_copy) } != 0 {
+            eprintln!(
+                "warning: {} will stay behind (atexit failed)",
+                dir.display()
+            );
+        }
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         let bin = dir.join("keccakx");
