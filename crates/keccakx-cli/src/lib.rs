@@ -42,6 +42,7 @@ pub mod pool;
 pub mod progress;
 pub mod reading;
 pub mod remote;
+pub mod remote_parts;
 pub mod stdio;
 pub mod sum;
 pub mod verify;

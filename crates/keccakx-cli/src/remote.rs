@@ -53,9 +53,18 @@ mod on {
     }
 
     /// Hash the object at `url`.
+    /// The client, with as many network threads (which hash the parts of
+    /// tree modes) as the run has hashing threads (`--threads`).
+    fn client() -> Result<&'static Client, keccakx_remote::Error> {
+        Client::global_with_threads(keccakx::engine::threads())
+    }
+
     pub fn hash_url(url: &str, algo: &Algo) -> io::Result<Vec<u8>> {
-        let client = Client::global()?;
+        let client = client()?;
         let obj = client.open(url)?;
+        if let Some(digest) = crate::remote_parts::digest(client, &obj, algo) {
+            return Ok(digest?);
+        }
         let mut s = algo.start(Some(obj.size));
         let mut sink = |b: &[u8]| {
             s.update(b);
@@ -69,7 +78,7 @@ mod on {
     }
 
     pub fn expand_one(arg: &str) -> Result<Vec<String>, String> {
-        let client = Client::global().map_err(|e| e.to_string())?;
+        let client = client().map_err(|e| e.to_string())?;
         client.expand(arg).map_err(|e| e.to_string())
     }
 }

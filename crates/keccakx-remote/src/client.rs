@@ -1,11 +1,13 @@
 //! The client: one Tokio runtime for the network, the stores built so
 //! far, and the settings; what the crate's users call.
 
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use object_store::ObjectStoreExt;
 
 use crate::error::{Error, ErrorKind};
+use crate::parts::{self, PartSink};
 use crate::settings::Settings;
 use crate::store::{Object, Stores};
 use crate::{glob, read};
@@ -19,19 +21,27 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client with `settings`; the runtime has two network threads.
+    /// A client with `settings`: a runtime of `settings.threads` network
+    /// threads (one per core for 0, at most 64; one when more cannot start).
     pub fn new(settings: Settings) -> Result<Client, Error> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("keccakx-net")
-            .enable_all()
-            .build()
-            .map_err(|e| {
-                Error::new(
-                    ErrorKind::Failed,
-                    format!("cannot start the network runtime: {e}"),
-                )
-            })?;
+        let want = match settings.threads {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            n => n,
+        }
+        .clamp(1, 64);
+        let build = |n: usize| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(n)
+                .thread_name("keccakx-net")
+                .enable_all()
+                .build()
+        };
+        let rt = build(want).or_else(|_| build(1)).map_err(|e| {
+            Error::new(
+                ErrorKind::Failed,
+                format!("cannot start the network runtime: {e}"),
+            )
+        })?;
         Ok(Client {
             rt,
             settings,
@@ -39,13 +49,25 @@ impl Client {
         })
     }
 
-    /// The process's client, with [`Settings::from_env`] (built on first use).
-    pub fn global() -> Result<&'static Client, Error> {
+    /// The process's client, with [`Settings::from_env`] and
+    /// `threads` network threads (built on first use; later calls return
+    /// it whatever they ask).
+    pub fn global_with_threads(threads: usize) -> Result<&'static Client, Error> {
         static CLIENT: OnceLock<Result<Client, Error>> = OnceLock::new();
         CLIENT
-            .get_or_init(|| Client::new(Settings::from_env()?))
+            .get_or_init(|| {
+                let mut s = Settings::from_env()?;
+                s.threads = threads;
+                Client::new(s)
+            })
             .as_ref()
             .map_err(Clone::clone)
+    }
+
+    /// The process's client, with [`Settings::from_env`] and a network
+    /// thread per core (see [`Client::global_with_threads`]).
+    pub fn global() -> Result<&'static Client, Error> {
+        Client::global_with_threads(0)
     }
 
     pub fn settings(&self) -> &Settings {
@@ -80,14 +102,46 @@ impl Client {
     }
 
     /// Read `obj` in ranged GETs of about `part` bytes (a multiple of
-    /// `unit`), up to `jobs` at once, handing each part to `sink` in order.
+    /// `unit`), up to `jobs` at once, handing each whole part to `sink` in
+    /// order: at most `(jobs + 1) * part` bytes held
+    /// ([`Settings::parts_bound`]).
     pub fn read_parts(
         &self,
         obj: &Object,
         unit: u64,
         sink: &mut dyn FnMut(&[u8]),
     ) -> Result<(), Error> {
-        read::parts(&self.rt, &self.settings, obj, unit, sink)
+        let jobs = self.settings.jobs;
+        parts::read(
+            &self.rt,
+            &self.settings,
+            obj,
+            unit,
+            jobs,
+            &mut |range| Vec::with_capacity((range.end - range.start) as usize),
+            &mut |part: Vec<u8>| {
+                sink(&part);
+                Ok(())
+            },
+        )
+    }
+
+    /// Read `obj` in ranged GETs of about `part` bytes (a multiple of
+    /// `unit`), up to `jobs` at once, each part's bytes written as they
+    /// arrive into a sink of its own, `make(range)`, on the network
+    /// threads; `done` gets each finished sink's result in part order.
+    /// Up to `ahead` parts (at least `jobs`) are started before the
+    /// oldest is handed over: the memory held is `ahead` sinks'. An error
+    /// from `done` ends the read.
+    pub fn read_parts_with<S: PartSink>(
+        &self,
+        obj: &Object,
+        unit: u64,
+        ahead: usize,
+        make: &mut dyn FnMut(Range<u64>) -> S,
+        done: &mut dyn FnMut(S::Done) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        parts::read(&self.rt, &self.settings, obj, unit, ahead, make, done)
     }
 
     /// Read `obj` in one GET, streamed with read-ahead, handing blocks to

@@ -36,6 +36,12 @@ impl Error {
     pub(crate) fn usage(msg: impl Into<String>) -> Self {
         Error::new(ErrorKind::Usage, msg)
     }
+    /// A failure of the caller's own work on an object's bytes (for
+    /// instance a part's sink that could not hash), reported as the
+    /// object's error.
+    pub fn failed(msg: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Failed, msg)
+    }
 }
 
 impl fmt::Display for Error {

@@ -8,10 +8,15 @@
 //! while it is read is an error ([`ErrorKind::Changed`]), never the digest
 //! of a mixture.
 //!
-//! Two ways to read, both handing the bytes to a sink in order:
-//! - [`Client::read_parts`] for tree modes (KT128/KT256, ParallelHash):
-//!   ranged GETs of `part` bytes, cut on the mode's chunk boundaries, up to
-//!   `jobs` in flight; at most `(jobs + 1) * part` bytes are held at once.
+//! Three ways to read:
+//! - [`Client::read_parts_with`] for tree modes whose pieces hash apart
+//!   (KT128/KT256, ParallelHash): ranged GETs of `part` bytes, cut on the
+//!   mode's chunk boundaries, up to `jobs` in flight, each part's bytes
+//!   written as they arrive into a [`PartSink`] of its own on the network
+//!   threads (the CLI computes the part's chaining values there); the
+//!   sinks' results come back in part order.
+//! - [`Client::read_parts`]: the same GETs, each part kept whole and handed
+//!   over in order (tree LI); at most `(jobs + 1) * part` bytes are held.
 //! - [`Client::read_stream`] for sequential functions: one GET streamed
 //!   with read-ahead (at most `READ_AHEAD + 1` blocks of `STREAM_BLOCK`
 //!   bytes held), resumed from where it broke off when a connection drops.
@@ -23,6 +28,7 @@
 mod client;
 mod error;
 mod glob;
+mod parts;
 mod profile;
 mod read;
 mod settings;
@@ -32,6 +38,7 @@ use std::path::PathBuf;
 
 pub use client::Client;
 pub use error::{Error, ErrorKind};
+pub use parts::PartSink;
 pub use read::{READ_AHEAD, STREAM_BLOCK};
 pub use settings::Settings;
 pub use store::Object;

@@ -1,8 +1,7 @@
-//! Pinned reads: ranged parts in parallel, or one streamed GET; retries.
+//! Pinned reads: one streamed GET (ranged parts: parts.rs); errors
+//! classified, retries.
 
-use std::collections::VecDeque;
 use std::future::Future;
-use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
@@ -10,7 +9,7 @@ use futures::StreamExt;
 use object_store::{GetOptions, GetRange, ObjectMeta};
 
 use crate::error::{Error, ErrorKind};
-use crate::settings::{part_size, Settings};
+use crate::settings::Settings;
 use crate::store::Object;
 
 /// Bytes per block handed over by a streamed read.
@@ -19,7 +18,7 @@ pub const STREAM_BLOCK: usize = 1 << 20;
 pub const READ_AHEAD: usize = 8;
 
 /// An error from the store for the object at `url`, classified.
-fn classify(url: &str, e: object_store::Error) -> (Error, bool) {
+pub(crate) fn classify(url: &str, e: object_store::Error) -> (Error, bool) {
     use object_store::Error as E;
     let (kind, transient, what) = match &e {
         E::NotFound { .. } => (ErrorKind::NotFound, false, "No such object".to_string()),
@@ -39,7 +38,7 @@ fn classify(url: &str, e: object_store::Error) -> (Error, bool) {
     (Error::new(kind, what), transient)
 }
 
-fn changed(pinned: &Object, got: &ObjectMeta) -> Option<Error> {
+pub(crate) fn changed(pinned: &Object, got: &ObjectMeta) -> Option<Error> {
     let differs =
         |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(x), Some(y)) if x != y);
     (differs(&pinned.e_tag, &got.e_tag)
@@ -123,83 +122,6 @@ where
             }
         }
     }
-}
-
-/// One ranged GET of `obj`, pinned; its bytes, exactly `range`'s length.
-async fn get_range(obj: Object, range: Range<u64>, settings: Settings) -> Result<Bytes, Error> {
-    let want = (range.end - range.start) as usize;
-    retrying(&settings, None, || {
-        let (obj, range) = (obj.clone(), range.clone());
-        async move {
-            let opts = GetOptions {
-                if_match: obj.e_tag.clone(),
-                version: obj.version.clone(),
-                range: Some(GetRange::Bounded(range)),
-                ..Default::default()
-            };
-            let r = obj
-                .store
-                .get_opts(&obj.path, opts)
-                .await
-                .map_err(|e| classify(&obj.url, e))?;
-            if let Some(e) = changed(&obj, &r.meta) {
-                return Err((e, false));
-            }
-            let bytes = r.bytes().await.map_err(|e| classify(&obj.url, e))?;
-            if bytes.len() != want {
-                return Err((
-                    Error::new(
-                        ErrorKind::Failed,
-                        format!("short read: {} of {want} bytes", bytes.len()),
-                    ),
-                    true,
-                ));
-            }
-            Ok(bytes)
-        }
-    })
-    .await
-}
-
-/// [`Client::read_parts`].
-pub(crate) fn parts(
-    rt: &tokio::runtime::Runtime,
-    settings: &Settings,
-    obj: &Object,
-    unit: u64,
-    sink: &mut dyn FnMut(&[u8]),
-) -> Result<(), Error> {
-    let s = settings;
-    let part = part_size(s.part, unit);
-    let size = obj.size;
-    let count = size.div_ceil(part);
-    let mut next = 0u64;
-    let mut pending = VecDeque::new();
-    let spawn = |i: u64| {
-        let range = i * part..((i + 1) * part).min(size);
-        rt.spawn(get_range(obj.clone(), range, s.clone()))
-    };
-    let result = (|| {
-        while next < count && pending.len() < s.jobs {
-            pending.push_back(spawn(next));
-            next += 1;
-        }
-        while let Some(h) = pending.pop_front() {
-            let bytes = rt
-                .block_on(h)
-                .map_err(|e| Error::new(ErrorKind::Failed, format!("a read task failed: {e}")))??;
-            if next < count {
-                pending.push_back(spawn(next));
-                next += 1;
-            }
-            sink(&bytes);
-        }
-        Ok(())
-    })();
-    for h in pending {
-        h.abort();
-    }
-    result
 }
 
 /// [`Client::read_stream`].

@@ -20,6 +20,10 @@ pub struct Settings {
     pub retries: u32,
     /// Backoff before the first retry; doubled for each next one.
     pub backoff: Duration,
+    /// Network threads (0: one per core). They also run the parts' sinks
+    /// ([`Client::read_parts_with`](crate::Client::read_parts_with)): the
+    /// CLI hashes there, so this is its hashing threads' number too.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -30,6 +34,7 @@ impl Default for Settings {
             timeout: Duration::from_secs(30),
             retries: 4,
             backoff: Duration::from_millis(200),
+            threads: 0,
         }
     }
 }
@@ -86,7 +91,14 @@ impl Settings {
         Ok(s)
     }
 
-    /// The memory one object's ranged reads hold at most.
+    /// The bytes per ranged GET for a mode whose pieces are `unit` bytes:
+    /// [`Settings::part`] rounded down to a whole number of pieces.
+    pub fn part_for(&self, unit: u64) -> u64 {
+        part_size(self.part, unit)
+    }
+
+    /// The memory one object's ranged reads hold at most when whole parts
+    /// are kept ([`Client::read_parts`](crate::Client::read_parts)).
     pub fn parts_bound(&self, unit: u64) -> u64 {
         (self.jobs as u64 + 1) * part_size(self.part, unit)
     }

@@ -72,7 +72,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use crate::engine::{self, LaneSpec};
+use crate::engine::{self, Engine, LaneSpec};
 use crate::error::{Error, Result};
 use crate::rfc9861::{length_encode, KtFinalNode};
 use crate::sp800_185::ParallelHashOuter;
@@ -86,15 +86,27 @@ pub const KT_CHUNK_LEN: usize = 8192;
 const PIECES_PER_CALL: usize = 4096;
 
 /// Hash `data` cut into `piece_len`-byte pieces (the last may be short) on
-/// the engine: one `cv_len`-byte value per piece into `out`.
+/// the engine (all cores): one `cv_len`-byte value per piece into `out`.
 fn chaining_values(spec: &LaneSpec, piece_len: usize, cv_len: usize, data: &[u8], out: &mut [u8]) {
+    engine::on_cores(|e| chaining_values_on(e, spec, piece_len, cv_len, data, out))
+}
+
+/// [`chaining_values`] on `engine`.
+fn chaining_values_on(
+    engine: &dyn Engine,
+    spec: &LaneSpec,
+    piece_len: usize,
+    cv_len: usize,
+    data: &[u8],
+    out: &mut [u8],
+) {
     debug_assert_eq!(out.len(), data.len().div_ceil(piece_len) * cv_len);
     let mut pieces: Vec<&[u8]> = Vec::new();
     let groups = data.chunks(piece_len.saturating_mul(PIECES_PER_CALL));
     for (group, o) in groups.zip(out.chunks_mut(cv_len * PIECES_PER_CALL)) {
         pieces.clear();
         pieces.extend(group.chunks(piece_len));
-        engine::hash_many(spec, &pieces, cv_len, o);
+        engine.hash_many(spec, &pieces, cv_len, o);
     }
 }
 
@@ -156,6 +168,22 @@ pub fn kt_leaf_chaining_values<const R: usize>(
     data: &[u8],
     out: &mut [u8],
 ) -> Result<()> {
+    engine::on_cores(|e| kt_leaf_chaining_values_on::<R>(e, first_chunk_index, data, out))
+}
+
+/// [`kt_leaf_chaining_values`] on `engine` (for instance one core's,
+/// [`engine::current`], for a caller that hashes several runs at once on
+/// threads of its own).
+///
+/// # Errors
+///
+/// As [`kt_leaf_chaining_values`].
+pub fn kt_leaf_chaining_values_on<const R: usize>(
+    engine: &dyn Engine,
+    first_chunk_index: u64,
+    data: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     if first_chunk_index == 0 {
         return Err(Error::InvalidParameter(
             "KT hazmat: chunk 0 is S_0 (absorbed by the final node as the head), not a leaf; leaves start at chunk index 1",
@@ -175,7 +203,8 @@ pub fn kt_leaf_chaining_values<const R: usize>(
             "KT hazmat: the output must hold one chaining value (32 bytes for KT128, 64 for KT256) per chunk",
         ));
     }
-    chaining_values(
+    chaining_values_on(
+        engine,
         &KtFinalNode::<R>::LEAF_SPEC,
         KT_CHUNK_LEN,
         cv_len,
@@ -378,6 +407,32 @@ pub fn parallelhash_block_chaining_values<const R: usize>(
     data: &[u8],
     out: &mut [u8],
 ) -> Result<()> {
+    engine::on_cores(|e| {
+        parallelhash_block_chaining_values_on::<R>(
+            e,
+            block_size,
+            first_block_index,
+            message_len,
+            data,
+            out,
+        )
+    })
+}
+
+/// [`parallelhash_block_chaining_values`] on `engine` (see
+/// [`kt_leaf_chaining_values_on`]).
+///
+/// # Errors
+///
+/// As [`parallelhash_block_chaining_values`].
+pub fn parallelhash_block_chaining_values_on<const R: usize>(
+    engine: &dyn Engine,
+    block_size: usize,
+    first_block_index: u64,
+    message_len: u64,
+    data: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     if block_size == 0 {
         return Err(Error::InvalidParameter(
             "ParallelHash block size must be at least 1 byte",
@@ -407,7 +462,7 @@ pub fn parallelhash_block_chaining_values<const R: usize>(
         ));
     }
     let spec = ParallelHashOuter::<R>::BLOCK_SPEC;
-    chaining_values(&spec, block_size, cv_len, data, out);
+    chaining_values_on(engine, &spec, block_size, cv_len, data, out);
     Ok(())
 }
 

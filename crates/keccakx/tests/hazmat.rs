@@ -8,8 +8,8 @@ mod common;
 
 use common::prng::{Rng, SeedGuard};
 use keccakx::hazmat::{
-    kt_leaf_chaining_values, parallelhash_block_chaining_values, KtFinal, KtPlan,
-    ParallelHashFinal, KT_CHUNK_LEN,
+    kt_leaf_chaining_values, kt_leaf_chaining_values_on, parallelhash_block_chaining_values,
+    parallelhash_block_chaining_values_on, KtFinal, KtPlan, ParallelHashFinal, KT_CHUNK_LEN,
 };
 use keccakx::rfc9861::{Kt, KtFinalNode};
 use keccakx::sp800_185::{ParallelHash, ParallelHashOuter};
@@ -339,6 +339,36 @@ fn parallelhash_block_values_match_block_spec() {
         let mut want = [0u8; 32];
         ParallelHashOuter::<168>::BLOCK_SPEC.hash_one(block, &mut want);
         assert_eq!(&got[i * 32..(i + 1) * 32], &want);
+    }
+}
+
+/// The `_on` forms run on the engine they are handed (each engine in
+/// turn, with the process's choice left at "auto") and keep the checks.
+#[test]
+fn chaining_values_on_a_given_engine() {
+    let (_g, mut rng) = SeedGuard::new("chaining_values_on_a_given_engine");
+    let data = rng.bytes(11 * CHUNK + 333);
+    for e in keccakx::engine::available() {
+        let d = &data[..11 * CHUNK];
+        let mut got = vec![0u8; 11 * 32];
+        kt_leaf_chaining_values_on::<168>(e, 3, d, &mut got).unwrap();
+        for (i, leaf) in d.chunks(CHUNK).enumerate() {
+            let mut want = [0u8; 32];
+            KtFinalNode::<168>::LEAF_SPEC.hash_one(leaf, &mut want);
+            assert_eq!(&got[i * 32..(i + 1) * 32], &want, "{} KT128", e.name());
+        }
+        let b = 2000;
+        let mut got = vec![0u8; data.len().div_ceil(b) * 64];
+        parallelhash_block_chaining_values_on::<136>(e, b, 0, data.len() as u64, &data, &mut got)
+            .unwrap();
+        for (i, block) in data.chunks(b).enumerate() {
+            let mut want = [0u8; 64];
+            ParallelHashOuter::<136>::BLOCK_SPEC.hash_one(block, &mut want);
+            assert_eq!(&got[i * 64..(i + 1) * 64], &want, "{} PH256", e.name());
+        }
+        let mut out = vec![0u8; 32];
+        assert!(kt_leaf_chaining_values_on::<168>(e, 0, &data[..CHUNK], &mut out).is_err());
+        assert!(kt_leaf_chaining_values_on::<168>(e, 1, &data[..CHUNK - 1], &mut out).is_err());
     }
 }
 

@@ -1,0 +1,355 @@
+//! KT128/KT256 and ParallelHash* of an object, with the chaining values
+//! computed where the bytes arrive: each ranged part is hashed on the
+//! network thread that receives it, in batches of whole chunks (one core's
+//! SIMD engine per thread), and only its chaining values (32 or 64 bytes
+//! per 8 KiB chunk) come back to the final node, in order.
+//!
+//! Nothing assembles a part: the bytes go from the network's buffers into
+//! the hash (straight from them when a buffer holds whole batches, else
+//! through one small batch buffer per part in flight). The final node is
+//! the library's ([`keccakx::hazmat`]), the code the one-machine digest and
+//! the cluster use, so the digest is exactly the local file's.
+#![cfg(feature = "remote")]
+
+use std::ops::Range;
+
+use keccakx::engine;
+use keccakx::hazmat::{
+    kt_leaf_chaining_values_on, parallelhash_block_chaining_values_on, KtFinal, KtPlan,
+    ParallelHashFinal,
+};
+use keccakx::registry::Params;
+use keccakx::sponge::XofReader;
+use keccakx_remote::{Client, Error, Object, PartSink};
+
+use crate::algo::{Algo, Family, InputMode};
+
+/// Bytes hashed per engine call from a part's batch buffer: 32 KT chunks,
+/// four calls' worth of eight SIMD lanes; small enough to stay in L2.
+const BATCH: usize = 256 << 10;
+
+/// Whole pieces at least this many are hashed straight from the network's
+/// buffer (one full group of SIMD lanes).
+const DIRECT_PIECES: usize = 8;
+
+/// The chaining values that finished parts may hold while they wait for
+/// the final node (parts ahead of the oldest one still being read).
+const CV_BUDGET: u64 = 16 << 20;
+
+/// A tree mode whose pieces (KT chunks, ParallelHash blocks) hash apart.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Kt128,
+    Kt256,
+    Ph128 { block: usize },
+    Ph256 { block: usize },
+}
+
+impl Mode {
+    /// The mode `algo` computes, when its chaining values can be computed
+    /// per part: bytes as they are (no reading mode), and ParallelHash
+    /// blocks of at least 1 KiB (smaller ones would make the chaining
+    /// values a large share of the bytes: those parts are assembled).
+    fn of(algo: &Algo) -> Option<Mode> {
+        let Family::Registry(r) = algo.info.family else {
+            return None;
+        };
+        if algo.input != InputMode::Bytes {
+            return None;
+        }
+        let block = algo.params.block_size.unwrap_or(8192);
+        let ph_ok = (1024..=1 << 20).contains(&block);
+        match r.name {
+            "kt128" => Some(Mode::Kt128),
+            "kt256" => Some(Mode::Kt256),
+            "parallelhash128" | "parallelhashxof128" if ph_ok => Some(Mode::Ph128 { block }),
+            "parallelhash256" | "parallelhashxof256" if ph_ok => Some(Mode::Ph256 { block }),
+            _ => None,
+        }
+    }
+
+    fn piece_len(self) -> usize {
+        match self {
+            Mode::Kt128 | Mode::Kt256 => keccakx::hazmat::KT_CHUNK_LEN,
+            Mode::Ph128 { block } | Mode::Ph256 { block } => block,
+        }
+    }
+
+    fn cv_len(self) -> usize {
+        match self {
+            Mode::Kt128 | Mode::Ph128 { .. } => 32,
+            Mode::Kt256 | Mode::Ph256 { .. } => 64,
+        }
+    }
+
+    /// The chaining values of the pieces in `data`, which starts at piece
+    /// `first` of a message of `len` bytes, on this thread's core.
+    fn hash(self, first: u64, len: u64, data: &[u8], out: &mut [u8]) -> keccakx::Result<()> {
+        let e = engine::current();
+        match self {
+            Mode::Kt128 => kt_leaf_chaining_values_on::<168>(e, first, data, out),
+            Mode::Kt256 => kt_leaf_chaining_values_on::<136>(e, first, data, out),
+            Mode::Ph128 { block } => {
+                parallelhash_block_chaining_values_on::<168>(e, block, first, len, data, out)
+            }
+            Mode::Ph256 { block } => {
+                parallelhash_block_chaining_values_on::<136>(e, block, first, len, data, out)
+            }
+        }
+    }
+}
+
+/// What one part gives the final node.
+struct Pieces {
+    /// KT's head bytes lying in this part (the first part only).
+    head: Vec<u8>,
+    /// The chaining values of the part's whole pieces, in order.
+    cvs: Vec<u8>,
+    /// KT's tail bytes lying in this part (the last part only).
+    tail: Vec<u8>,
+    bytes: u64,
+    error: Option<String>,
+}
+
+/// One part being hashed on a network thread.
+struct Part {
+    mode: Mode,
+    len: u64,
+    /// The offset of the next byte.
+    pos: u64,
+    /// Bytes below go to the head; from `leaves_end` on, to the tail.
+    head_end: u64,
+    leaves_end: u64,
+    /// Piece bytes waiting for a batch; they start at `buf_at`.
+    buf: Vec<u8>,
+    buf_at: u64,
+    out: Pieces,
+}
+
+impl Part {
+    fn new(mode: Mode, len: u64, range: Range<u64>) -> Part {
+        let (head_end, leaves_end) = match mode {
+            Mode::Kt128 | Mode::Kt256 => {
+                let plan = KtPlan::new(len);
+                (plan.head_len as u64, plan.tail_offset)
+            }
+            Mode::Ph128 { .. } | Mode::Ph256 { .. } => (0, len),
+        };
+        let pieces = (range.end - range.start).div_ceil(mode.piece_len() as u64) as usize;
+        Part {
+            mode,
+            len,
+            pos: range.start,
+            head_end,
+            leaves_end,
+            buf: Vec::new(),
+            buf_at: range.start,
+            out: Pieces {
+                head: Vec::new(),
+                cvs: Vec::with_capacity(pieces * mode.cv_len()),
+                tail: Vec::new(),
+                bytes: range.end - range.start,
+                error: None,
+            },
+        }
+    }
+
+    /// Hash `data`, whole pieces from offset `at` (or up to the end of
+    /// the leaves), appending their chaining values.
+    fn hash_run(&mut self, at: u64, data: &[u8]) {
+        let piece = self.mode.piece_len();
+        let cv = self.mode.cv_len();
+        let first = at / piece as u64;
+        let n = self.out.cvs.len();
+        self.out.cvs.resize(n + data.len().div_ceil(piece) * cv, 0);
+        if let Err(e) = self
+            .mode
+            .hash(first, self.len, data, &mut self.out.cvs[n..])
+        {
+            self.out.error.get_or_insert_with(|| e.to_string());
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            let buf = std::mem::take(&mut self.buf);
+            self.hash_run(self.buf_at, &buf);
+            self.buf = buf;
+            self.buf.clear();
+        }
+    }
+
+    /// Piece bytes at `self.pos`.
+    fn leaves(&mut self, mut run: &[u8]) {
+        let piece = self.mode.piece_len();
+        if self.buf.is_empty() {
+            // On a piece boundary: whole pieces straight from the network's buffer.
+            let whole = run.len() / piece * piece;
+            if whole >= DIRECT_PIECES * piece {
+                self.hash_run(self.pos, &run[..whole]);
+                self.pos += whole as u64;
+                run = &run[whole..];
+            }
+        }
+        let batch = (BATCH / piece).max(1) * piece;
+        while !run.is_empty() {
+            if self.buf.is_empty() {
+                self.buf_at = self.pos;
+                self.buf.reserve(batch);
+            }
+            let n = (batch - self.buf.len()).min(run.len());
+            self.buf.extend_from_slice(&run[..n]);
+            self.pos += n as u64;
+            run = &run[n..];
+            if self.buf.len() == batch {
+                self.flush();
+            }
+        }
+    }
+}
+
+impl PartSink for Part {
+    type Done = Pieces;
+
+    fn write(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let (end, to) = if self.pos < self.head_end {
+                (self.head_end, 0)
+            } else if self.pos < self.leaves_end {
+                (self.leaves_end, 1)
+            } else {
+                (u64::MAX, 2)
+            };
+            let take = (end - self.pos).min(data.len() as u64) as usize;
+            let (now, rest) = data.split_at(take);
+            match to {
+                0 => {
+                    self.out.head.extend_from_slice(now);
+                    self.pos += take as u64;
+                }
+                1 => self.leaves(now),
+                _ => {
+                    self.out.tail.extend_from_slice(now);
+                    self.pos += take as u64;
+                }
+            }
+            data = rest;
+        }
+    }
+
+    fn finish(mut self) -> Pieces {
+        self.flush();
+        self.out
+    }
+}
+
+/// The final node being fed.
+enum Final {
+    Kt128(KtFinal<168>),
+    Kt256(KtFinal<136>),
+    Ph128(ParallelHashFinal<168>),
+    Ph256(ParallelHashFinal<136>),
+}
+
+impl Final {
+    fn new(mode: Mode, params: &Params, len: u64) -> keccakx::Result<Final> {
+        let c = &params.customization;
+        Ok(match mode {
+            Mode::Kt128 => Final::Kt128(KtFinal::new(len, c)),
+            Mode::Kt256 => Final::Kt256(KtFinal::new(len, c)),
+            Mode::Ph128 { block } => Final::Ph128(ParallelHashFinal::new(block, c, len)?),
+            Mode::Ph256 { block } => Final::Ph256(ParallelHashFinal::new(block, c, len)?),
+        })
+    }
+
+    fn absorb(&mut self, p: &Pieces) -> keccakx::Result<()> {
+        match self {
+            Final::Kt128(f) => {
+                f.absorb_head(&p.head)?;
+                f.absorb_chaining_values(&p.cvs)
+            }
+            Final::Kt256(f) => {
+                f.absorb_head(&p.head)?;
+                f.absorb_chaining_values(&p.cvs)
+            }
+            Final::Ph128(f) => f.absorb_chaining_values(&p.cvs),
+            Final::Ph256(f) => f.absorb_chaining_values(&p.cvs),
+        }
+    }
+
+    /// The output: `out_len` bytes after `seek` (XOFs), or ParallelHash's
+    /// fixed-length output of `out_len` bytes.
+    fn finish(self, tail: &[u8], xof: bool, seek: u64, out_len: usize) -> keccakx::Result<Vec<u8>> {
+        let mut reader: XofReader = match self {
+            Final::Kt128(f) => f.finalize_xof(tail)?,
+            Final::Kt256(f) => f.finalize_xof(tail)?,
+            Final::Ph128(f) if !xof => {
+                let mut out = vec![0u8; out_len];
+                f.finalize_into(&mut out)?;
+                return Ok(out);
+            }
+            Final::Ph256(f) if !xof => {
+                let mut out = vec![0u8; out_len];
+                f.finalize_into(&mut out)?;
+                return Ok(out);
+            }
+            Final::Ph128(f) => f.finalize_xof()?,
+            Final::Ph256(f) => f.finalize_xof()?,
+        };
+        let mut skip = seek;
+        let mut sink = [0u8; 4096];
+        while skip > 0 {
+            let n = skip.min(sink.len() as u64) as usize;
+            reader.read(&mut sink[..n]);
+            skip -= n as u64;
+        }
+        Ok(reader.read_vec(out_len))
+    }
+}
+
+/// The digest of `obj` under `algo`, its chaining values computed on the
+/// network threads; `None` when `algo` is not a mode whose pieces hash
+/// apart (the caller then feeds whole parts to its hasher).
+pub fn digest(client: &Client, obj: &Object, algo: &Algo) -> Option<Result<Vec<u8>, Error>> {
+    let mode = Mode::of(algo)?;
+    let xof = matches!(algo.info.family, Family::Registry(r) if r.xof);
+    Some(run(client, obj, algo, mode, xof))
+}
+
+fn run(
+    client: &Client,
+    obj: &Object,
+    algo: &Algo,
+    mode: Mode,
+    xof: bool,
+) -> Result<Vec<u8>, Error> {
+    let failed = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", algo.info.name));
+    let len = obj.size;
+    let mut fin = Final::new(mode, &algo.params, len).map_err(|e| failed(&e))?;
+    let mut tail = Vec::new();
+    let unit = mode.piece_len() as u64;
+    let s = client.settings();
+    let part = s.part_for(unit);
+    // Finished parts hold only chaining values: read ahead by as many as
+    // the budget allows (at least `jobs`, at most four times as many), so
+    // one slow part does not stop the others.
+    let per_part = part.div_ceil(unit) * mode.cv_len() as u64;
+    let ahead = (CV_BUDGET / per_part.max(1)).clamp(s.jobs as u64, 4 * s.jobs as u64) as usize;
+    client.read_parts_with(
+        obj,
+        unit,
+        ahead,
+        &mut |range| Part::new(mode, len, range),
+        &mut |p: Pieces| {
+            if let Some(e) = &p.error {
+                return Err(failed(e));
+            }
+            fin.absorb(&p).map_err(|e| failed(&e))?;
+            tail.extend_from_slice(&p.tail);
+            crate::progress::add_bytes(p.bytes as usize);
+            Ok(())
+        },
+    )?;
+    fin.finish(&tail, xof, algo.seek, algo.out_len)
+        .map_err(|e| failed(&e))
+}
