@@ -51,8 +51,15 @@ else
 fi
 strip --strip-unneeded "$stage"/bin/* "$stage"/tests/* ${stage}/py/keccakx/*.so 2>/dev/null || strip "$stage"/bin/* "$stage"/tests/*
 
-# Kernels compiled here for sm_90 (H100, H200): used there if its own NVRTC
-# cannot be loaded, or if it is this version (else it compiles its own).
+# Kernels compiled here for sm_90 (H100, H200) by the GPU machine's NVRTC
+# version (make gpu-pack points KECCAKX_NVRTC_LIB at it): the machine's own
+# NVRTC finds them in its kernel cache under its version and loads them, so
+# the code that runs there is the code whose SASS is checked here first
+# (tests/sass.rs: no spills, the rate-specialized absorb's invariants).
+echo "gpu-pack: SASS check with the GPU machine's NVRTC (${GPU_DEVICE_NVRTC_WHEEL:-KECCAKX_NVRTC_LIB=${KECCAKX_NVRTC_LIB:-unset}})"
+KECCAKX_REQUIRE_SASS=1 cargo test --release -p keccakx-gpu --features research --test sass -- --nocapture 2>&1 |
+	grep -E 'absorbed word|NVRTC|note:|test result|panicked|SKIPPED' | tee "$stage/sass-check.txt"
+grep -q 'test result: ok' "$stage/sass-check.txt" || { echo "gpu-pack: the SASS check failed with the GPU machine's NVRTC"; exit 1; }
 KECCAKX_CACHE_DIR="$stage/kernels" "$stage/bin/keccakx-gpu-bench" --precompile sm_90
 
 # What the binaries need from the C library there.

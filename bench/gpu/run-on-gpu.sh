@@ -56,6 +56,8 @@ if ! ldconfig -p 2>/dev/null | grep -q libnvrtc && [ -z "${KECCAKX_NVRTC_LIB:-}"
 	done
 fi
 echo "== KECCAKX_NVRTC_LIB=${KECCAKX_NVRTC_LIB:-unset} (else the loader path and the usual places)"
+echo "== kernels carried (used where this machine's NVRTC has their version): $(ls "$work/kernels" | grep -o 'nvrtc[0-9.]*[0-9]' | sort -u | tr '\n' ' ')"
+[ -f "$work/sass-check.txt" ] && sed 's/^/== sass (pack time): /' "$work/sass-check.txt"
 echo "== C library: this machine $(ldd --version 2>&1 | head -1); built with $(sed -n 3p "$work/COMMIT")"
 echo "== binaries need: $(tr '\n' ';' < "$work/GLIBC_NEEDED")"
 have=$(ldd --version 2>&1 | head -1 | grep -o '[0-9]\+\.[0-9]\+$')

@@ -19,7 +19,7 @@ pub(crate) fn precompile(arch: &str) -> i32 {
         return 2;
     };
     let target = keccakx_gpu::nvrtc::Target::Cubin(a, b);
-    for m in keccakx_gpu::kernels::Module::ALL {
+    for &m in keccakx_gpu::kernels::Module::ALL {
         match keccakx_gpu::kernels::image(m, target) {
             Ok((img, from)) => eprintln!(
                 "precompiled {} for {arch}: {} bytes ({from})",

@@ -98,10 +98,11 @@ KX_DEV void kx_absorb_staged(typename L::T* a, kx_u32 lane, kx_u32 rate, const k
 }
 
 // Direct absorb: block t of a message at data + off (8-byte aligned
-// offsets, rate and data_len; see the file comment).
-template <class L>
+// offsets, rate and data_len; see the file comment). RATE: the rate in
+// bytes known at compile time (== j.rate), 0: read j.rate.
+template <class L, int RATE = 0>
 KX_DEV void kx_absorb_direct(typename L::T* a, const KxBatchJob& j, kx_u64 off, kx_u64 len, kx_u64 t, kx_u64 nblk) {
-    const kx_u32 rate = j.rate;
+    const kx_u32 rate = RATE != 0 ? (kx_u32)RATE : j.rate;
     const kx_u64 pos = t * (kx_u64)rate;
     const kx_u64 rem = len - pos;
     const kx_u32 take = rem < rate ? (kx_u32)rem : rate;
@@ -342,7 +343,64 @@ KX_DEV void kx_thread_step_raw(typename L::T* a, const KxBatchJob& j, kx_u64 i, 
     }
 }
 
+// ---------------------------------------------------------------------------
+// Rate-specialized direct kernels (RATE = 136 or 168 bytes, a multiple of 8,
+// known at compile time; the host runs them only for that rate, with the
+// KX_LOAD_DIRECT alignment). A thread absorbs every block but its last as a
+// whole block: RATE / 8 loads issued back to back (nothing consumes a word
+// before the last load is issued, so a warp waits once per block for
+// memory, not once per word), then RATE / 8 XORs; no per-word branch, no
+// length arithmetic. The last block (partial, padded) and the squeeze go
+// through the generic per-word code, once per message. The permutation is
+// inlined twice (hot loop, tail); the SASS test (tests/sass.rs) checks the
+// hot loop: loads back to back, at most 3.5 instructions per absorbed word
+// besides the permutation, no spills.
+
+// Absorb a whole block of RATE bytes at src (8-byte aligned).
+template <class L, int RATE>
+KX_DEV void kx_absorb_full(typename L::T* a, const kx_u64* src) {
+    static_assert(RATE % 8 == 0 && RATE <= 200, "whole-block absorb: RATE a multiple of 8");
+    kx_u64 v[RATE / 8];
+#pragma unroll
+    for (int q = 0; q < RATE / 8; ++q) v[q] = src[q];
+#pragma unroll
+    for (int q = 0; q < RATE / 8; ++q) a[q] = L::xor_rc(a[q], v[q]);
+}
+
+// Message i of the job on this thread, for j.rate == RATE.
+template <class L, int ROUNDS, int RATE>
+KX_DEV void kx_thread_rate(const KxBatchJob& j, kx_u64 i) {
+    typedef typename L::T T;
+    kx_u64 off, len;
+    kx_locate(j, i, &off, &len);
+    const kx_u64 nblk = len / RATE + 1;
+    T a[25];
+#pragma unroll
+    for (int q = 0; q < 25; ++q) a[q] = L::zero();
+    // Hot loop: the whole blocks before the last (a pointer walk: no
+    // 64-bit block counter and multiply per block).
+    const kx_u64* src = (const kx_u64*)((const unsigned char*)j.data + off);
+    const kx_u64* whole_end = src + (nblk - 1) * (RATE / 8);
+    for (; src != whole_end; src += RATE / 8) {
+        kx_absorb_full<L, RATE>(a, src);
+        kx_permute<L, ROUNDS>(a);
+    }
+    // The last block, then the squeeze.
+    const kx_u64 extra = kx_extra_blocks(j);
+    for (kx_u64 t = nblk - 1; t < nblk + extra; ++t) {
+        if (t < nblk) kx_absorb_direct<L, RATE>(a, j, off, len, t, nblk);
+        kx_permute<L, ROUNDS>(a);
+        kx_store_block<L>(a, j, i, t + 1 - nblk);
+    }
+}
+
 #if defined(__CUDACC__)
+
+template <class L, int ROUNDS, int RATE>
+KX_DEV void kx_batch_rate(const KxBatchJob& j) {
+    const kx_u64 i = (kx_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < j.n) kx_thread_rate<L, ROUNDS, RATE>(j, i);
+}
 
 template <class L, int ROUNDS, int STAGED>
 KX_DEV void kx_batch(const KxBatchJob& j) {
@@ -426,6 +484,11 @@ KX_DEV void kx_batch(const KxBatchJob& j) {
         kx_batch<L, R, S>(j);                                                         \
     }
 
+#define KX_BATCH_RATE_ENTRY(name, L, R, RATE)                                  \
+    extern "C" __global__ void __launch_bounds__(KX_BATCH_THREADS) name(KxBatchJob j) { \
+        kx_batch_rate<L, R, RATE>(j);                                          \
+    }
+
 // KX_BATCH_SET selects the kernels of one compilation (the host compiles
 // each set on first use): 24 (Keccak-f[1600]), 12 (TurboSHAKE/KT), 0 (any
 // rounds); undefined: all.
@@ -433,6 +496,9 @@ KX_DEV void kx_batch(const KxBatchJob& j) {
 KX_BATCH_ENTRY(kx_batch_r24, KxSplit, 24, 1)
 KX_BATCH_ENTRY(kx_batch_async_r24, KxSplit, 24, 2)
 KX_BATCH_ENTRY(kx_batch_direct_r24, KxSplit, 24, 0)
+KX_BATCH_RATE_ENTRY(kx_batch_direct_r24_136, KxSplit, 24, 136)
+KX_BATCH_RATE_ENTRY(kx_batch_direct_r24_168, KxSplit, 24, 168)
+#if defined(KX_RESEARCH)  // the comparison kernels (feature `research`)
 KX_BATCH_ENTRY(kx_batch_u64_r24, KxU64, 24, 1)
 KX_BATCH_ENTRY_LB(kx_batch_lb6_r24, KxSplit, 24, 1, 6)
 KX_BATCH_ENTRY_LB(kx_batch_direct_lb6_r24, KxSplit, 24, 0, 6)
@@ -440,11 +506,14 @@ KX_BATCH_ENTRY_LB(kx_batch_direct_lb6_r24, KxSplit, 24, 0, 6)
 // GPU runs to compare with kx_batch_r24 and kx_batch_direct_r24.
 KX_BATCH_ENTRY(kx_batch_imad_r24, KxImadRho, 24, 1)
 KX_BATCH_ENTRY(kx_batch_direct_imad_r24, KxImadRho, 24, 0)
+#endif  // KX_RESEARCH
 #endif
 #if !defined(KX_BATCH_SET) || KX_BATCH_SET == 12
 KX_BATCH_ENTRY(kx_batch_r12, KxSplit, 12, 1)
 KX_BATCH_ENTRY(kx_batch_async_r12, KxSplit, 12, 2)
 KX_BATCH_ENTRY(kx_batch_direct_r12, KxSplit, 12, 0)
+KX_BATCH_RATE_ENTRY(kx_batch_direct_r12_168, KxSplit, 12, 168)
+KX_BATCH_RATE_ENTRY(kx_batch_direct_r12_136, KxSplit, 12, 136)
 #endif
 #if !defined(KX_BATCH_SET) || KX_BATCH_SET == 0
 KX_BATCH_ENTRY(kx_batch_rn, KxSplit, 0, 1)

@@ -44,21 +44,28 @@ pub enum Module {
     Batch12,
     /// Batch hashing, any rounds (batch.cu).
     BatchN,
-    /// Permutation throughput, one thread per state (perm.cu).
+    /// Permutation throughput, one thread per state (perm.cu; feature
+    /// `research`).
+    #[cfg(feature = "research")]
     Perm,
-    /// The 2011 paper's design: 25 threads per state (paper.cu).
+    /// The 2011 paper's design: 25 threads per state (paper.cu; feature
+    /// `research`).
+    #[cfg(feature = "research")]
     Paper,
     /// Batch hashing, one warp per message (warp.cu): 24, 12 and any rounds.
     Warp,
 }
 
 impl Module {
-    /// Every module, in build order.
-    pub const ALL: [Module; 6] = [
+    /// Every module of this build, in build order (the comparison modules
+    /// only with the `research` feature).
+    pub const ALL: &'static [Module] = &[
         Module::Batch24,
         Module::Batch12,
         Module::BatchN,
+        #[cfg(feature = "research")]
         Module::Perm,
+        #[cfg(feature = "research")]
         Module::Paper,
         Module::Warp,
     ];
@@ -69,7 +76,9 @@ impl Module {
             Module::Batch24 => "batch24",
             Module::Batch12 => "batch12",
             Module::BatchN => "batchn",
+            #[cfg(feature = "research")]
             Module::Perm => "perm",
+            #[cfg(feature = "research")]
             Module::Paper => "paper",
             Module::Warp => "warp",
         }
@@ -79,7 +88,9 @@ impl Module {
     pub fn file(self) -> &'static str {
         match self {
             Module::Batch24 | Module::Batch12 | Module::BatchN => "batch.cu",
+            #[cfg(feature = "research")]
             Module::Perm => "perm.cu",
+            #[cfg(feature = "research")]
             Module::Paper => "paper.cu",
             Module::Warp => "warp.cu",
         }
@@ -91,7 +102,9 @@ impl Module {
             Module::Batch24 | Module::Batch12 | Module::BatchN => {
                 include_str!("../kernels/batch.cu")
             }
+            #[cfg(feature = "research")]
             Module::Perm => include_str!("../kernels/perm.cu"),
+            #[cfg(feature = "research")]
             Module::Paper => include_str!("../kernels/paper.cu"),
             Module::Warp => include_str!("../kernels/warp.cu"),
         }
@@ -104,14 +117,28 @@ impl Module {
                 "kx_batch_r24",
                 "kx_batch_async_r24",
                 "kx_batch_direct_r24",
+                "kx_batch_direct_r24_136",
+                "kx_batch_direct_r24_168",
+                #[cfg(feature = "research")]
                 "kx_batch_u64_r24",
+                #[cfg(feature = "research")]
                 "kx_batch_lb6_r24",
+                #[cfg(feature = "research")]
                 "kx_batch_direct_lb6_r24",
+                #[cfg(feature = "research")]
                 "kx_batch_imad_r24",
+                #[cfg(feature = "research")]
                 "kx_batch_direct_imad_r24",
             ],
-            Module::Batch12 => &["kx_batch_r12", "kx_batch_async_r12", "kx_batch_direct_r12"],
+            Module::Batch12 => &[
+                "kx_batch_r12",
+                "kx_batch_async_r12",
+                "kx_batch_direct_r12",
+                "kx_batch_direct_r12_168",
+                "kx_batch_direct_r12_136",
+            ],
             Module::BatchN => &["kx_batch_rn"],
+            #[cfg(feature = "research")]
             Module::Perm => &[
                 "kx_perm_r24",
                 "kx_perm_full_r24",
@@ -122,6 +149,7 @@ impl Module {
                 "kx_perm_imad_rho_r24",
                 "kx_perm_imad_half_r24",
             ],
+            #[cfg(feature = "research")]
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
             Module::Warp => &["kx_warp_r24", "kx_warp_r12", "kx_warp_rn"],
         }
@@ -133,7 +161,7 @@ impl Module {
             Module::Batch24 => &["-DKX_BATCH_SET=24"],
             Module::Batch12 => &["-DKX_BATCH_SET=12"],
             Module::BatchN => &["-DKX_BATCH_SET=0"],
-            Module::Perm | Module::Paper | Module::Warp => &[],
+            _ => &[],
         }
     }
 }
@@ -149,6 +177,10 @@ pub fn compile_options(module: Module) -> Vec<String> {
         // Line tables for profilers (ncu); no effect on the code.
         "-lineinfo".into(),
     ]);
+    // The comparison kernels (register caps, IMAD rotations, 64-bit lanes)
+    // are compiled only into the `research` build's modules.
+    #[cfg(feature = "research")]
+    v.push("-DKX_RESEARCH".into());
     if module == Module::Warp {
         v.push(format!("-DKX_WARP_THREADS={WARP_THREADS}"));
     }
@@ -427,7 +459,7 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert_ne!(a, source_key(Module::Batch24, Target::Cubin(8, 0)));
         assert_ne!(a, source_key(Module::Batch12, Target::Cubin(9, 0)));
-        assert_ne!(a, source_key(Module::Perm, Target::Cubin(9, 0)));
+        assert_ne!(a, source_key(Module::Warp, Target::Cubin(9, 0)));
         assert_eq!(a, source_key(Module::Batch24, Target::Cubin(9, 0)));
     }
 

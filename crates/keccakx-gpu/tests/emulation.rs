@@ -168,6 +168,7 @@ enum Mode {
     Paper = 2,
     DoubleBuffered = 4,
     Warp = 5,
+    DirectRate = 6,
 }
 
 /// Run a batch through the harness. `align` is the packing alignment of
@@ -207,7 +208,9 @@ fn emulate(
             data.extend_from_slice(m);
         }
     }
-    if mode == Mode::Direct || (mode == Mode::Warp && align == 8 && rng.below(2) == 0) {
+    if matches!(mode, Mode::Direct | Mode::DirectRate)
+        || (mode == Mode::Warp && align == 8 && rng.below(2) == 0)
+    {
         while data.len() % 8 != 0 {
             data.push(0xBB);
         }
@@ -415,6 +418,85 @@ fn direct_kernel_matches_the_cpu() {
     }
 }
 
+/// The rate-specialized direct kernels (kx_thread_rate: whole blocks with
+/// back-to-back loads, the last block and the squeeze per word): for each
+/// rate (SHA3-256 at 136, KT128's leaves at 168) one message of every
+/// length from 0 to 600 blocks, each at a block edge (k * rate - 1,
+/// k * rate, k * rate + 1) or a random offset inside the block, in the
+/// indexed layout; the other two kernels (SHAKE128, KT256's leaves) every
+/// 23rd block count and the last ones; and uniform batches of KT leaves
+/// (8 KiB).
+#[test]
+fn rate_specialized_direct_kernel_matches_the_cpu() {
+    if harness().is_none() {
+        return;
+    }
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    let s = |r, n, d, o, step| (LaneSpec::new(r, n, d).unwrap(), o, step);
+    for (spec, out_len, step) in [
+        s(136, 24, 0x06, 32, 1),   // SHA3-256
+        s(168, 24, 0x1F, 400, 23), // SHAKE128, output over three blocks
+        s(168, 12, 0x0B, 32, 1),   // KT128 leaf
+        s(136, 12, 0x0B, 64, 23),  // KT256 leaf
+    ] {
+        let r = spec.rate_bytes;
+        let msgs: Vec<Vec<u8>> = (0..=600usize)
+            .filter(|k| k % step == 0 || *k >= 598)
+            .map(|k| {
+                let len = match k % 4 {
+                    0 => k * r,
+                    1 => (k * r).saturating_sub(1),
+                    2 => k * r + 1,
+                    _ => k * r + rng.below(r as u64) as usize,
+                };
+                rng.bytes(len)
+            })
+            .collect();
+        let want = reference(&spec, &msgs, out_len);
+        let rt = spec.rounds as u64;
+        let got = emulate(
+            Mode::DirectRate,
+            false,
+            rt,
+            &spec,
+            &msgs,
+            out_len,
+            false,
+            8,
+            &mut rng,
+        );
+        assert_eq!(got.len(), want.len());
+        for (k, (g, w)) in got
+            .chunks_exact(out_len)
+            .zip(want.chunks_exact(out_len))
+            .enumerate()
+        {
+            assert_eq!(
+                g,
+                w,
+                "rate-specialized {spec:?}: message {k} of {} bytes",
+                msgs[k].len()
+            );
+        }
+        if spec.rounds == 12 {
+            let leaves: Vec<Vec<u8>> = (0..33).map(|_| rng.bytes(8192)).collect();
+            let want = reference(&spec, &leaves, out_len);
+            let got = emulate(
+                Mode::DirectRate,
+                false,
+                rt,
+                &spec,
+                &leaves,
+                out_len,
+                true,
+                8,
+                &mut rng,
+            );
+            assert_eq!(got, want, "rate-specialized {spec:?}: uniform 8 KiB leaves");
+        }
+    }
+}
+
 /// The warp-per-message kernel (warp.cu): the shuffle round, 8-byte loads
 /// where a block is 8-byte aligned and byte-exact loads elsewhere, padding,
 /// multi-block squeeze with stores of any alignment, for every family and
@@ -577,6 +659,7 @@ fn the_mutation_switch_fails_every_check() {
         "staged_kernel_matches_the_cpu",
         "double_buffered_kernel_matches_the_cpu",
         "direct_kernel_matches_the_cpu",
+        "rate_specialized_direct_kernel_matches_the_cpu",
         "warp_kernel_matches_the_cpu",
         "paper_kernel_matches_the_cpu",
         "permutations_match_the_cpu",

@@ -331,6 +331,68 @@ fn kt_on_the_device_matches_rfc9861() {
 /// group's chaining values while the next runs. Random data, no leaf equal
 /// to another, against the CPU: a leaf or a group out of place changes
 /// the digest.
+/// The rate-specialized direct kernels (whole blocks loaded back to back)
+/// on the device: for each rate and round count they exist for, one
+/// message of every length from 0 to 600 blocks at a block edge or inside,
+/// 8-byte aligned (the `Direct` conditions), into a poisoned output; and the
+/// run-time-rate kernel they replace, with `research`.
+#[test]
+fn rate_specialized_kernels_match_the_cpu_up_to_600_blocks() {
+    let Some(gpu) = own() else { return };
+    let mut rng = Rng(0x5EED_0136);
+    let kernels = [
+        BatchKernel::Direct,
+        #[cfg(feature = "research")]
+        BatchKernel::DirectAnyRate,
+    ];
+    let s = |r, n, d| LaneSpec::new(r, n, d).unwrap();
+    for (name, spec, out_len) in [
+        ("sha3-256", s(136, 24, 0x06), 32),
+        ("shake128/400", s(168, 24, 0x1F), 400),
+        ("kt128 leaf", s(168, 12, 0x0B), 32),
+        ("kt256 leaf", s(136, 12, 0x0B), 64),
+    ] {
+        let r = spec.rate_bytes;
+        let mut data = Vec::new();
+        let (mut offsets, mut lengths) = (Vec::new(), Vec::new());
+        for k in 0..=600usize {
+            let len = [k * r, (k * r).saturating_sub(1), k * r + 1, k * r + r / 2][k % 4];
+            offsets.push(data.len() as u64);
+            lengths.push(len as u64);
+            data.extend(rng.bytes(len));
+            data.resize(data.len().div_ceil(8) * 8, 0xEE);
+        }
+        let msgs: Vec<&[u8]> = offsets
+            .iter()
+            .zip(&lengths)
+            .map(|(&o, &l)| &data[o as usize..(o + l) as usize])
+            .collect();
+        let want = cpu(&spec, &msgs, out_len);
+        let d = gpu.upload(&data).unwrap();
+        for kernel in kernels {
+            gpu.set_batch_kernel(kernel);
+            let mut out = poisoned(want.len());
+            let layout = Layout::Indexed {
+                offsets: &offsets,
+                lengths: &lengths,
+            };
+            gpu.hash_many_device(&spec, &d, layout, out_len, &mut out)
+                .unwrap();
+            for (k, (g, w)) in out
+                .chunks_exact(out_len)
+                .zip(want.chunks_exact(out_len))
+                .enumerate()
+            {
+                assert!(
+                    g == w,
+                    "{kernel:?} {name}: message {k} of {} bytes",
+                    lengths[k]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn kt_over_two_gib_in_several_leaf_groups() {
     use rayon::prelude::*;

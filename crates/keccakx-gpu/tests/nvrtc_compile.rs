@@ -31,7 +31,7 @@ fn nvrtc() -> Option<&'static Nvrtc> {
 fn check(target: Target) {
     let Some(nv) = nvrtc() else { return };
     let (maj, min) = nv.version();
-    for m in Module::ALL {
+    for &m in Module::ALL {
         let t0 = std::time::Instant::now();
         let c = kernels::compile(nv, m, target).unwrap_or_else(|e| panic!("{e}"));
         assert!(!c.image.is_empty(), "{}: empty image", m.name());

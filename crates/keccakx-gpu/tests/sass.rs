@@ -180,6 +180,108 @@ fn disassemble(tool: &PathBuf, cubin: &[u8], tag: &str) -> BTreeMap<String, Kern
     out
 }
 
+/// The hot loop of a rate-specialized direct kernel
+/// (`kx_batch_direct_r{24,12}_{136,168}`): its whole-block loads and what
+/// the loop costs besides the permutation.
+struct AbsorbLoop {
+    /// The `words` loads of a whole block: unpredicated `LDG.E.64`s within
+    /// `words + 3` instructions, none of the instructions between them
+    /// reading a register one of them loaded.
+    back_to_back: bool,
+    /// Instructions of the loop around the loads, less the permutation
+    /// (the inner round loop for 24 rounds; for 12, the LOP3 and SHF of
+    /// kx_perm_r12's 12 rounds), per absorbed 8-byte word.
+    per_word: f64,
+}
+
+/// Registers an instruction reads (its operands after the first, or all
+/// of them for stores and branches), as `R<n>` names.
+fn reads(text: &str) -> Vec<String> {
+    let t = text.trim_start();
+    let t = if t.starts_with('@') {
+        t.split_once(' ').map_or("", |(_, r)| r)
+    } else {
+        t
+    };
+    let (op, rest) = t.split_once(' ').unwrap_or((t, ""));
+    let ops: Vec<&str> = rest.split(',').collect();
+    let sources = if op.starts_with("ST") || op.starts_with("BRA") {
+        &ops[..]
+    } else {
+        &ops[1.min(ops.len())..]
+    };
+    sources
+        .iter()
+        .flat_map(|o| o.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|w| w.len() > 1 && w.starts_with('R') && w[1..].chars().all(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+fn absorb_loop(k: &Kernel, words: usize, rounds: usize, alu_per_round: f64) -> AbsorbLoop {
+    let ins = &k.instructions;
+    let plain_ldg = |t: &str| t.trim_start().starts_with("LDG.E.64");
+    let loads: Vec<usize> = (0..ins.len()).filter(|&i| plain_ldg(&ins[i].1)).collect();
+    let start = (0..loads.len().saturating_sub(words - 1))
+        .find(|&s| loads[s + words - 1] - loads[s] <= words + 2)
+        .unwrap_or_else(|| panic!("no {words} whole-block loads close together"));
+    let (first, last) = (loads[start], loads[start + words - 1]);
+    let mut loaded: Vec<String> = Vec::new();
+    let mut back_to_back = true;
+    for (_, t) in &ins[first..=last] {
+        if plain_ldg(t) {
+            let dst = t
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or("")
+                .trim_end_matches(',');
+            let n: u32 = dst[1..].parse().expect("load destination register");
+            loaded.extend([format!("R{n}"), format!("R{}", n + 1)]);
+        } else if reads(t).iter().any(|r| loaded.contains(r)) {
+            back_to_back = false;
+        }
+    }
+    // Backward branches: (branch address, target).
+    let back: Vec<(u64, u64)> = ins
+        .iter()
+        .filter(|(_, t)| Kernel::opcode(t) == "BRA")
+        .filter_map(|(a, t)| {
+            let hex: String = t
+                .split("0x")
+                .nth(1)?
+                .chars()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .collect();
+            let target = u64::from_str_radix(&hex, 16).ok()?;
+            (target < *a).then_some((*a, target))
+        })
+        .collect();
+    let at = ins[first].0;
+    let (hot_end, hot_start) = back
+        .iter()
+        .copied()
+        .filter(|&(a, t)| t <= at && at <= a)
+        .min_by_key(|&(a, t)| a - t)
+        .expect("the whole-block loads lie in no loop");
+    let count = |from: u64, to: u64| ins.iter().filter(|(a, _)| (from..=to).contains(a)).count();
+    let body = count(hot_start, hot_end);
+    let perm = if rounds == 24 {
+        let (e, s) = back
+            .iter()
+            .copied()
+            .filter(|&(a, t)| t > hot_start && a < hot_end)
+            .max_by_key(|&(a, t)| a - t)
+            .expect("24 rounds: an inner round loop");
+        count(s, e) as f64
+    } else {
+        rounds as f64 * alu_per_round
+    };
+    AbsorbLoop {
+        back_to_back,
+        per_word: (body as f64 - perm) / words as f64,
+    }
+}
+
 struct Mix {
     loop_instructions: usize,
     rounds: usize,
@@ -214,6 +316,13 @@ fn per_round(n: usize, rounds: usize) -> String {
 
 #[test]
 fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
+    if !cfg!(feature = "research") {
+        // The round mix is read off the permutation-throughput kernels.
+        return skip_or_fail(
+            "the permutation kernels need the `research` feature (`make test-gpu` builds it)"
+                .into(),
+        );
+    }
     let nv = match Nvrtc::get() {
         Ok(n) => n,
         Err(e) => return skip_or_fail(format!("no NVRTC: {e}")),
@@ -225,14 +334,14 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
         );
     };
     let mut all: BTreeMap<String, (Module, Kernel)> = BTreeMap::new();
-    for m in Module::ALL {
+    for &m in Module::ALL {
         let c = kernels::compile(nv, m, TARGET).unwrap_or_else(|e| panic!("{e}"));
         for (name, k) in disassemble(&tool, &c.image, m.name()) {
             all.insert(name, (m, k));
         }
     }
     // Every entry point was disassembled.
-    for m in Module::ALL {
+    for &m in Module::ALL {
         for e in m.entry_points() {
             assert!(all.contains_key(*e), "{e} missing from the SASS");
         }
@@ -241,8 +350,7 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let mut bad = Vec::new();
     for (name, (m, k)) in &all {
         assert!(!k.instructions.is_empty(), "{name}: no instructions parsed");
-        let checked =
-            !matches!(m, Module::Paper) && !kernels::EXPERIMENTAL.contains(&name.as_str());
+        let checked = m.name() != "paper" && !kernels::EXPERIMENTAL.contains(&name.as_str());
         eprintln!(
             "{name}: {} registers, stack {} B, {} instructions, {} local loads/stores",
             k.registers,
@@ -300,6 +408,42 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let alu = |m: &Mix, r: f64| (m.counts["LOP3"] + m.counts["SHF"]) as f64 / r;
     assert!((alu(&mix12, 12.0) - alu(&mix24, BODY as f64)).abs() < 2.0);
     assert!((alu(&full24, 24.0) - alu(&mix24, BODY as f64)).abs() < 2.0);
+
+    // The rate-specialized direct kernels: whole blocks loaded back to
+    // back, at most 3.5 instructions per absorbed word besides the
+    // permutation (the run-time-rate kernel spent about 42), at most 128
+    // registers (no local memory: checked above for every batch kernel).
+    // (12 rounds' LOP3 and SHF as kx_perm_r12's loop has them.)
+    let alu_round = alu(&mix12, 12.0);
+    let mut absorb: Vec<(String, f64)> = Vec::new();
+    for (name, rounds, rate) in [
+        ("kx_batch_direct_r24_136", 24, 136),
+        ("kx_batch_direct_r24_168", 24, 168),
+        ("kx_batch_direct_r12_136", 12, 136),
+        ("kx_batch_direct_r12_168", 12, 168),
+    ] {
+        let k = &all[name].1;
+        let l = absorb_loop(k, rate / 8, rounds, alu_round);
+        eprintln!(
+            "{name}: {} registers, whole-block loads back to back: {}, {:.2} instructions per absorbed word",
+            k.registers, l.back_to_back, l.per_word
+        );
+        assert!(
+            l.back_to_back,
+            "{name}: a whole-block load's word is used before the last load"
+        );
+        assert!(
+            l.per_word <= 3.5,
+            "{name}: {:.2} instructions per absorbed word (at most 3.5)",
+            l.per_word
+        );
+        assert!(
+            k.registers <= 128,
+            "{name}: {} registers (at most 128)",
+            k.registers
+        );
+        absorb.push((name.to_string(), l.per_word));
+    }
 
     // The IMAD-trick variants (kernels/keccak_f1600.cuh, KxSplitImad): each
     // rotation it covers (theta's five by 1 and rho's 24 a round, rho's 23
@@ -425,6 +569,15 @@ fn kernels_do_not_spill_and_the_round_mix_is_recorded() {
     let _ = writeln!(
         j,
         "  \"warp_round\": {{\"what\": \"(kx_warp_r24 - kx_warp_r12) / 12 (other: code outside the rounds differs)\", \"mix\": {{{}}}}},",
+        parts.join(", ")
+    );
+    let parts: Vec<String> = absorb
+        .iter()
+        .map(|(k, v)| format!("\"{k}\": {v:.2}"))
+        .collect();
+    let _ = writeln!(
+        j,
+        "  \"absorb_per_word\": {{\"what\": \"rate-specialized direct kernels: hot-loop instructions besides the permutation per absorbed 8-byte word\", {}}},",
         parts.join(", ")
     );
     let _ = writeln!(j, "  \"kernels\": {{");

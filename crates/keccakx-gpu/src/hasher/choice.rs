@@ -30,11 +30,18 @@ pub enum BatchKernel {
     /// One thread per message reading its own blocks with 8-byte loads; used
     /// only where every message offset, the rate and the buffer length are
     /// multiples of 8 and the rounds are 12 or 24 (otherwise `Staged` runs).
+    /// At rates 136 and 168 (SHA3-256, Keccak-256, SHAKE, TurboSHAKE, KT
+    /// leaves) a kernel compiled for that rate absorbs each whole block with
+    /// back-to-back loads ([`RATE_SPECIALIZED`]).
     Direct,
     /// One warp per message (kernels/warp.cu): lane x + 5y of the warp holds
     /// lane `A[x][y]`, a round is 18 shuffles in three dependent levels. For
     /// latency: a few long messages. Any layout, alignment and rounds.
     Warp,
+    /// `Direct` with the rate read at run time at every rate (the kernel
+    /// `Direct` ran before the rate-specialized ones; for comparison).
+    #[cfg(feature = "research")]
+    DirectAnyRate,
     /// `Staged` with native 64-bit lanes (24 rounds only; for comparison).
     #[cfg(feature = "research")]
     StagedU64,
@@ -66,6 +73,8 @@ impl BatchKernel {
         BatchKernel::DoubleBuffered,
         BatchKernel::Direct,
         BatchKernel::Warp,
+        #[cfg(feature = "research")]
+        BatchKernel::DirectAnyRate,
         #[cfg(feature = "research")]
         BatchKernel::StagedU64,
         #[cfg(feature = "research")]
@@ -104,6 +113,10 @@ impl BatchKernel {
             .unwrap_or(BatchKernel::Auto)
     }
 }
+
+/// Rates (bytes) with direct kernels compiled for them, at 24 and 12
+/// rounds (kernels/batch.cu, `kx_batch_direct_r{24,12}_{136,168}`).
+pub const RATE_SPECIALIZED: [usize; 2] = [136, 168];
 
 /// What the choice of kernel looks at in a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +211,8 @@ fn resolve(
         BatchKernel::Auto if rounds_ok && dev.compute_major >= 8 => BatchKernel::DoubleBuffered,
         BatchKernel::Auto => BatchKernel::Staged,
         BatchKernel::Direct if !direct_ok => BatchKernel::Staged,
+        #[cfg(feature = "research")]
+        BatchKernel::DirectAnyRate if !direct_ok => BatchKernel::Staged,
         BatchKernel::DoubleBuffered if !rounds_ok => BatchKernel::Staged,
         #[cfg(feature = "research")]
         BatchKernel::DirectCapped if !direct_ok => BatchKernel::Staged,
@@ -240,8 +255,21 @@ fn entry_of(kernel: BatchKernel, spec: &LaneSpec) -> (Module, &'static str, u32,
             (kernels::WARP_THREADS / 32) as u64,
             0,
         ),
-        BatchKernel::Direct if r24 => batch("kx_batch_direct_r24", 0),
-        BatchKernel::Direct => batch("kx_batch_direct_r12", 0),
+        BatchKernel::Direct => batch(
+            match (r24, spec.rate_bytes) {
+                (true, 136) => "kx_batch_direct_r24_136",
+                (true, 168) => "kx_batch_direct_r24_168",
+                (true, _) => "kx_batch_direct_r24",
+                (false, 136) => "kx_batch_direct_r12_136",
+                (false, 168) => "kx_batch_direct_r12_168",
+                (false, _) => "kx_batch_direct_r12",
+            },
+            0,
+        ),
+        #[cfg(feature = "research")]
+        BatchKernel::DirectAnyRate if r24 => batch("kx_batch_direct_r24", 0),
+        #[cfg(feature = "research")]
+        BatchKernel::DirectAnyRate => batch("kx_batch_direct_r12", 0),
         BatchKernel::DoubleBuffered => batch(
             if r24 {
                 "kx_batch_async_r24"
@@ -349,10 +377,42 @@ mod tests {
                 true,
                 H200,
                 BatchKernel::Direct,
-                "kx_batch_direct_r24",
+                "kx_batch_direct_r24_136",
             ),
             (
                 168,
+                12,
+                true,
+                H200,
+                BatchKernel::Direct,
+                "kx_batch_direct_r12_168",
+            ),
+            (
+                168,
+                24,
+                true,
+                H200,
+                BatchKernel::Direct,
+                "kx_batch_direct_r24_168",
+            ),
+            (
+                136,
+                12,
+                true,
+                H200,
+                BatchKernel::Direct,
+                "kx_batch_direct_r12_136",
+            ),
+            (
+                72,
+                24,
+                true,
+                H200,
+                BatchKernel::Direct,
+                "kx_batch_direct_r24",
+            ),
+            (
+                144,
                 12,
                 true,
                 H200,
@@ -390,7 +450,7 @@ mod tests {
                 true,
                 VOLTA,
                 BatchKernel::Direct,
-                "kx_batch_direct_r24",
+                "kx_batch_direct_r24_136",
             ),
             (136, 10, true, H200, BatchKernel::Staged, "kx_batch_rn"),
             (168, 12, false, VOLTA, BatchKernel::Staged, "kx_batch_r12"),
@@ -445,6 +505,9 @@ mod tests {
         let many = 1 << 20;
         let k = |c, rounds, aligned| pick(c, &spec(136, rounds), shape(many, 64, aligned), H200);
         use BatchKernel::*;
+        assert_eq!(k(DirectAnyRate, 24, true).entry, "kx_batch_direct_r24");
+        assert_eq!(k(DirectAnyRate, 12, true).entry, "kx_batch_direct_r12");
+        assert_eq!(k(DirectAnyRate, 24, false).kernel, Staged);
         assert_eq!(k(DirectImad, 24, true).entry, "kx_batch_direct_imad_r24");
         assert_eq!(k(DirectImad, 24, false).kernel, StagedImad);
         assert_eq!(k(DirectImad, 12, true).kernel, Direct);

@@ -37,7 +37,7 @@ mod research;
 mod resident;
 
 pub use buffers::STAGES;
-pub use choice::{choose_kernel, BatchKernel, DeviceProps, JobShape, KernelPick};
+pub use choice::{choose_kernel, BatchKernel, DeviceProps, JobShape, KernelPick, RATE_SPECIALIZED};
 pub use handle::{GpuHasher, InputPath, PipelineStats};
 pub use layout::{check_spec, Layout, RawLayout};
 pub use load::choose_target;

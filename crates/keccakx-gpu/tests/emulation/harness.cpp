@@ -8,6 +8,8 @@
 //   mode: 0 batch staged, 1 batch direct, 2 paper batch, 3 permutation,
 //         4 batch double-buffered (raw words, as with cp.async),
 //         5 warp per message (warp.cu; the lane type is ignored)
+//         6 batch direct at a compile-time rate (kx_thread_rate; rate 136 or
+//           168, rounds template 24 or 12; the lane type is ignored)
 //   modes 0-2, 4, 5: lane type (0 KxSplit, 1 KxU64), rounds template (24, 12, 0 = run time),
 //              n, rate, suffix, out_len, rounds, uniform, stride, msg_len, data_len,
 //              [n offsets, n lengths unless uniform], data_len data bytes
@@ -168,6 +170,24 @@ static void run_warp(int rounds, const KxBatchJob& j) {
     }
 }
 
+// The rate-specialized direct kernel: one thread a message, any order
+// (here: last to first).
+template <int R, int RATE>
+static void run_rate(const KxBatchJob& j) {
+    for (kx_u64 i = j.n; i-- > 0;) kx_thread_rate<KxSplit, R, RATE>(j, i);
+}
+
+static void dispatch_rate(int rounds, const KxBatchJob& j) {
+    if (rounds == 24 && j.rate == 136) run_rate<24, 136>(j);
+    else if (rounds == 24 && j.rate == 168) run_rate<24, 168>(j);
+    else if (rounds == 12 && j.rate == 136) run_rate<12, 136>(j);
+    else if (rounds == 12 && j.rate == 168) run_rate<12, 168>(j);
+    else {
+        fprintf(stderr, "harness: no rate-specialized kernel for rate %u, %d rounds\n", j.rate, rounds);
+        exit(2);
+    }
+}
+
 static void run_paper(const KxBatchJob& j) {
     const kx_u64 extra = ((kx_u64)j.out_len - 1) / j.rate;
     for (kx_u64 i = 0; i < j.n; ++i) {
@@ -269,6 +289,7 @@ int main() {
     j.out = (kx_u64)out.data();
     if (mode == 2) run_paper(j);
     else if (mode == 5) run_warp(rounds_t, j);
+    else if (mode == 6) dispatch_rate(rounds_t, j);
     else {
         const int staged = mode == 0 ? 1 : mode == 4 ? 2 : 0;
         if (lane_type == 0) dispatch_batch<KxSplit>(staged, rounds_t, j);
