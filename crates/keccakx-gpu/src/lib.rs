@@ -58,5 +58,7 @@ pub use engine::{GpuEngine, GPU_BATCH_BYTES};
 pub use error::GpuError;
 #[cfg(feature = "research")]
 pub use hasher::{perm_reference, PermKernel};
-pub use hasher::{BatchKernel, GpuHasher, InputPath, Layout, PipelineStats, RawLayout};
+pub use hasher::{
+    BatchKernel, GpuHasher, InputPath, Layout, LeavesStats, PipelineStats, RawLayout,
+};
 pub use tree::{KtVariant, PhVariant};

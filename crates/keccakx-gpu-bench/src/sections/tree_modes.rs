@@ -125,7 +125,9 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
             let c = best_of(reps, || m.cpu(data, &mut want));
             let dev = best_of(reps, || m.device(&cx.gpu, &d, &mut got));
             check(&format!("{} device-resident {n} B", m.name()), got, want);
-            let leaves_s = cx.gpu.last_kernel_ms().unwrap_or(f32::NAN) as f64 / 1e3;
+            // The last device-resident run's split (CUDA events around each
+            // leaf launch; CPU time in the final node's sink).
+            let lv = cx.gpu.last_leaves_stats();
             got = [0u8; 64];
             let host = best_of(reps, || m.host(&engine, data, &mut got));
             check(&format!("{} host-fed {n} B", m.name()), got, want);
@@ -142,7 +144,11 @@ pub(super) fn run(cx: &Ctx, r: &mut Report, dl: Deadline) {
                 ("mode", m.name()),
                 ("bytes", n),
                 ("device_resident_s", dev),
-                ("device_leaves_s", leaves_s),
+                ("leaves_kernel_s", lv.kernel_s),
+                ("sink_s", lv.sink_s),
+                ("leaves_wall_s", lv.wall_s),
+                ("first_group_ready_s", lv.first_ready_s),
+                ("leaf_groups", lv.groups),
                 ("host_fed_s", host),
                 ("cpu_s", c),
                 ("device_resident_bytes_per_s", n as f64 / dev),

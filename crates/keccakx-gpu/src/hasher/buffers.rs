@@ -104,11 +104,14 @@ pub(super) struct Scratch {
     pub(super) prefixes: DevBuf,
     pub(super) h_out: [Pinned; 2],
     pub(super) done: [CudaEvent; 2],
+    /// Timing events around each leaf group's kernel, per buffer.
+    pub(super) group_events: [[CudaEvent; 2]; 2],
 }
 
 impl Scratch {
     /// Empty buffers.
     pub(super) fn new(ctx: &Arc<CudaContext>) -> Result<Scratch, GpuError> {
+        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         Ok(Scratch {
             d_out: [DevBuf::empty(ctx), DevBuf::empty(ctx)],
             d_idx: DevBuf::empty(ctx),
@@ -116,6 +119,10 @@ impl Scratch {
             prefixes: DevBuf::empty(ctx),
             h_out: [Pinned::new(ctx, 0, false)?, Pinned::new(ctx, 0, false)?],
             done: [ctx.new_event(None)?, ctx.new_event(None)?],
+            group_events: [
+                [ctx.new_event(timing)?, ctx.new_event(timing)?],
+                [ctx.new_event(timing)?, ctx.new_event(timing)?],
+            ],
         })
     }
 

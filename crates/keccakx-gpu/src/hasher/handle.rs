@@ -18,6 +18,7 @@ use crate::nvrtc::Target;
 
 use super::buffers::{Scratch, Stage, STAGES};
 use super::choice::BatchKernel;
+use super::groups::LeavesStats;
 use super::load::{choose_target, load_module};
 use super::pack::DEFAULT_CHUNK_BYTES;
 
@@ -81,6 +82,8 @@ pub struct GpuHasher {
     pub(super) kernel: AtomicU8,
     pub(super) mapped_input: AtomicBool,
     pub(super) last_kernel_ms: Mutex<Option<f32>>,
+    /// The time split of the last device-resident leaf job (KT, ParallelHash).
+    pub(super) last_leaves: Mutex<LeavesStats>,
     /// Start/end events timing device-resident jobs, kept between calls
     /// (a job that finds them busy makes its own).
     pub(super) timing: Mutex<[CudaEvent; 2]>,
@@ -130,6 +133,7 @@ impl GpuHasher {
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
             mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
+            last_leaves: Mutex::new(LeavesStats::default()),
             timing: Mutex::new(job_timing),
             last_stats: Mutex::new(PipelineStats::default()),
             total_stats: Mutex::new((0, PipelineStats::default())),
@@ -264,9 +268,17 @@ impl GpuHasher {
         self.chunk_bytes.load(Ordering::Relaxed)
     }
 
-    /// Kernel time of the last device-resident job, in milliseconds (CUDA events).
+    /// Kernel time of the last device-resident job, in milliseconds (CUDA
+    /// events; for a leaf job, its launches' time summed).
     pub fn last_kernel_ms(&self) -> Option<f32> {
         *lock(&self.last_kernel_ms)
+    }
+
+    /// Where the time of the last device-resident leaf job (KT,
+    /// ParallelHash) went: launches, kernel time, the final node's time in
+    /// the sink, wall time.
+    pub fn last_leaves_stats(&self) -> LeavesStats {
+        *lock(&self.last_leaves)
     }
 
     /// Upload bytes to a new device buffer (synchronous).

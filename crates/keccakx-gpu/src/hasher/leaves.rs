@@ -1,31 +1,98 @@
 //! The tree modes' device-resident work (crate::tree gives it to keccakx's
 //! KT, ParallelHash and tree LI as a `ResidentInput`): whole leaves of a
-//! device buffer hashed in place, group by group, each group's chaining
-//! values copied back while the next group runs; messages gathered from
+//! device buffer hashed in place, in groups of growing size (`groups.rs`),
+//! each group's chaining values copied back while the next group runs; messages gathered from
 //! strided pieces of a device buffer into slots and hashed with one
 //! indexed launch; and plain reads of a device buffer.
 
-use cudarc::driver::{result, sys, CudaSlice, DevicePtr};
+use std::ops::Range;
+use std::sync::Arc;
+
+use cudarc::driver::{result, sys, CudaSlice, CudaStream, DevicePtr};
 use keccakx::engine::{LaneSpec, Strided};
 
 use super::buffers::Scratch;
+use super::groups::{
+    leaf_groups, run_leaf_groups, GroupRunner, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES,
+};
 use super::handle::{lock, GpuHasher};
 use super::layout::{check_out_len, check_spec, raw_job, RawLayout};
 use super::pack::round8;
 use crate::error::GpuError;
-
-/// Leaves a launch takes at least (when there are that many): one thread a
-/// leaf, so fewer leave most of an H100 idle (132 SMs x 2048 threads).
-const MIN_GROUP_LEAVES: u64 = 1 << 18;
-/// Groups a big leaf job is cut into at most: the final node absorbs one
-/// group's chaining values while the GPU hashes the next.
-const MAX_GROUPS: u64 = 4;
 
 /// Most bytes of gathered messages per launch (device-resident tree LI).
 const MAX_GATHER: usize = 512 << 20;
 /// Largest pitch a 2-D copy takes (CU_DEVICE_ATTRIBUTE_MAX_PITCH is 2^31 - 1
 /// on current GPUs); larger strides are copied piece by piece.
 const MAX_PITCH: u64 = (1 << 31) - 1;
+
+/// [`GroupRunner`] on the GPU: group g's kernel between two timing events,
+/// the copy of its values to pinned memory, an event when they are there.
+struct DeviceGroups<'a> {
+    hasher: &'a GpuHasher,
+    sc: &'a mut Scratch,
+    stream: &'a Arc<CudaStream>,
+    spec: &'a LaneSpec,
+    ptr: u64,
+    base: u64,
+    leaf: u64,
+    end: u64,
+    cv_len: usize,
+    out_len: u32,
+    aligned8: bool,
+}
+
+impl GroupRunner for DeviceGroups<'_> {
+    fn enqueue(&mut self, b: usize, leaves: Range<u64>) -> Result<(), GpuError> {
+        let sc = &mut *self.sc;
+        let n = leaves.end - leaves.start;
+        let from = self.base + leaves.start * self.leaf;
+        let at = self.ptr + from;
+        let layout = RawLayout::Uniform {
+            count: n,
+            stride: self.leaf,
+            len: self.leaf,
+        };
+        let job = raw_job(
+            self.spec,
+            at,
+            self.end - from,
+            layout,
+            sc.d_out[b].ptr(),
+            self.out_len,
+        );
+        sc.group_events[b][0].record(self.stream)?;
+        self.hasher.launch(
+            self.stream,
+            self.spec,
+            job,
+            self.aligned8 && at.is_multiple_of(8),
+        )?;
+        sc.group_events[b][1].record(self.stream)?;
+        let bytes = n as usize * self.cv_len;
+        // SAFETY: h_out[b] holds at least `bytes` (reserved for the largest
+        // group) and is not read until done[b] has fired; d_out[b] holds the
+        // kernel's `bytes` of output.
+        unsafe {
+            result::memcpy_dtoh_async(
+                &mut sc.h_out[b].as_mut_slice()[..bytes],
+                sc.d_out[b].ptr(),
+                self.stream.cu_stream(),
+            )
+        }?;
+        sc.done[b].record(self.stream)?;
+        Ok(())
+    }
+
+    fn wait(&mut self, b: usize, leaves: Range<u64>) -> Result<(&[u8], f64), GpuError> {
+        let sc = &*self.sc;
+        sc.done[b].synchronize()?;
+        let [start, stop] = &sc.group_events[b];
+        let kernel_s = start.elapsed_ms(stop).map_or(0.0, |ms| ms as f64 / 1e3);
+        let bytes = (leaves.end - leaves.start) as usize * self.cv_len;
+        Ok((&sc.h_out[b].as_slice()[..bytes], kernel_s))
+    }
+}
 
 /// Device-to-device 2-D copy of `height` rows of `width` bytes on `stream`.
 fn copy_2d(
@@ -68,10 +135,11 @@ fn copy_2d(
 
 impl GpuHasher {
     /// Hash `count` full leaves of a device buffer (leaf i at data + base +
-    /// i * leaf), in groups of at least [`MIN_GROUP_LEAVES`] and at most
-    /// [`MAX_GROUPS`] groups; each group's chaining values go to `sink`
-    /// while the GPU hashes the next group. The output buffers are kept
-    /// between calls (no per-call allocation).
+    /// i * leaf) in launches of growing size ([`leaf_groups`]: a small
+    /// first group, then doubling); each group's chaining values go to
+    /// `sink` while the GPU hashes the next ([`run_leaf_groups`]). The
+    /// output buffers are kept between calls (no per-call allocation); the
+    /// time split is kept for [`GpuHasher::last_leaves_stats`].
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn leaves_device(
         &self,
@@ -84,7 +152,7 @@ impl GpuHasher {
         sink: &mut dyn FnMut(&[u8]) -> Result<(), GpuError>,
     ) -> Result<(), GpuError> {
         check_spec(spec)?;
-        let out_len32 = u32::try_from(cv_len)
+        let out_len = u32::try_from(cv_len)
             .map_err(|_| GpuError::Unsupported("chaining values must be below 4 GiB"))?;
         if count == 0 || cv_len == 0 {
             return Ok(());
@@ -96,79 +164,38 @@ impl GpuHasher {
             .ok_or(GpuError::Unsupported(
                 "leaves reach past the end of the device buffer",
             ))?;
-        let group = count.div_ceil(MAX_GROUPS).max(MIN_GROUP_LEAVES).min(count);
-        let groups = count.div_ceil(group);
-        let group_bytes = group as usize * cv_len;
+        let groups = leaf_groups(count, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES);
+        let most = groups.iter().map(|g| g.end - g.start).max().unwrap_or(0);
+        let group_bytes = most as usize * cv_len;
         self.context().bind_to_thread()?;
         let stream = self.stream();
         let (ptr, _record) = data.device_ptr(&stream);
         let mut scratch = lock(&self.scratch);
         let sc = &mut *scratch;
-        for b in 0..groups.min(2) as usize {
+        for b in 0..groups.len().min(2) {
             sc.d_out[b].reserve(group_bytes)?;
             sc.h_out[b].reserve(group_bytes, false)?;
         }
-        let aligned8 = leaf.is_multiple_of(8) && base.is_multiple_of(8);
-        let range = |g: u64| (g * group, group.min(count - g * group));
-        // Queue group g: its kernel, the copy of its values, an event.
-        let enqueue = |sc: &mut Scratch, g: u64| -> Result<(), GpuError> {
-            let b = (g % 2) as usize;
-            let (first, n) = range(g);
-            let at = ptr + base + first * leaf as u64;
-            let layout = RawLayout::Uniform {
-                count: n,
-                stride: leaf as u64,
-                len: leaf as u64,
-            };
-            let job = raw_job(
-                spec,
-                at,
-                end - (base + first * leaf as u64),
-                layout,
-                sc.d_out[b].ptr(),
-                out_len32,
-            );
-            self.launch(&stream, spec, job, aligned8 && at.is_multiple_of(8))?;
-            let bytes = n as usize * cv_len;
-            // SAFETY: h_out[b] holds at least `bytes` (reserved above) and is
-            // not read until done[b] has fired; d_out[b] holds the kernel's
-            // `bytes` of output.
-            unsafe {
-                result::memcpy_dtoh_async(
-                    &mut sc.h_out[b].as_mut_slice()[..bytes],
-                    sc.d_out[b].ptr(),
-                    stream.cu_stream(),
-                )
-            }?;
-            sc.done[b].record(&stream)?;
-            Ok(())
+        let mut runner = DeviceGroups {
+            hasher: self,
+            sc,
+            stream: &stream,
+            spec,
+            ptr,
+            base,
+            leaf: leaf as u64,
+            end,
+            cv_len,
+            out_len,
+            aligned8: leaf.is_multiple_of(8) && base.is_multiple_of(8),
         };
-        let t = std::time::Instant::now();
-        let mut r = enqueue(sc, 0);
-        for g in 0..groups {
-            if r.is_err() {
-                break;
-            }
-            if g + 1 < groups {
-                // Group g + 1 reuses the buffers of group g - 1, drained below
-                // in the previous turn.
-                r = enqueue(sc, g + 1);
-                if r.is_err() {
-                    break;
-                }
-            }
-            let b = (g % 2) as usize;
-            r = sc.done[b].synchronize().map_err(GpuError::from);
-            if r.is_ok() {
-                let bytes = range(g).1 as usize * cv_len;
-                r = sink(&sc.h_out[b].as_slice()[..bytes]);
-            }
-        }
+        let r = run_leaf_groups(&groups, &mut runner, sink);
         // Nothing may still use the buffers when they are reused or freed.
         let synced = stream.synchronize();
-        *lock(&self.last_kernel_ms) = Some(t.elapsed().as_secs_f32() * 1e3);
-        r?;
+        let st = r?;
         synced?;
+        *lock(&self.last_kernel_ms) = Some((st.kernel_s * 1e3) as f32);
+        *lock(&self.last_leaves) = st;
         Ok(())
     }
 

@@ -18,6 +18,9 @@
 //!   and the kernel's parameter block;
 //! - `resident`: device-resident and raw-address jobs (data already in GPU
 //!   memory launches directly);
+//! - `groups`: how device-resident leaves are cut into launches (small
+//!   first, then doubling) and the two-buffer loop that runs them beside
+//!   the mode's final node (CPU-tested);
 //! - `leaves`: the tree modes' device-resident work (leaves in groups,
 //!   gathered messages, reads), the only door `crate::tree` uses;
 //! - `research` (feature `research`): permutation-throughput kernels and
@@ -25,6 +28,7 @@
 
 mod buffers;
 mod choice;
+mod groups;
 mod handle;
 mod launch;
 mod layout;
@@ -38,6 +42,7 @@ mod resident;
 
 pub use buffers::STAGES;
 pub use choice::{choose_kernel, BatchKernel, DeviceProps, JobShape, KernelPick, RATE_SPECIALIZED};
+pub use groups::{leaf_groups, LeavesStats, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES};
 pub use handle::{GpuHasher, InputPath, PipelineStats};
 pub use layout::{check_spec, Layout, RawLayout};
 pub use load::choose_target;
