@@ -59,6 +59,7 @@ pub use error::GpuError;
 #[cfg(feature = "research")]
 pub use hasher::{perm_reference, PermKernel};
 pub use hasher::{
-    BatchKernel, GpuHasher, InputPath, Layout, LeavesStats, PipelineStats, RawLayout,
+    BatchKernel, GpuHasher, HostInput, HostRegistration, InputPath, Layout, LeavesStats,
+    PipelineStats, RawLayout,
 };
 pub use tree::{KtVariant, PhVariant};

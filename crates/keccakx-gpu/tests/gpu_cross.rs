@@ -393,6 +393,46 @@ fn rate_specialized_kernels_match_the_cpu_up_to_600_blocks() {
     }
 }
 
+/// Host-fed strided batches copied straight from the caller's memory:
+/// registered for the call (above the size threshold), page-locked by the
+/// caller beforehand (`register_host`), and staged (threshold never
+/// reached); each into a poisoned output, with the ramped chunk sizes of a
+/// small pipeline chunk (many chunks).
+#[test]
+fn host_input_registered_pinned_and_staged_match_the_cpu() {
+    use keccakx_gpu::HostInput;
+    let Some(gpu) = own() else { return };
+    let mut rng = Rng(0x5EED_4E61);
+    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
+    let (count, stride, len) = (20_000usize, 1032usize, 1027usize);
+    let data = rng.bytes(count * stride);
+    let msgs: Vec<&[u8]> = (0..count)
+        .map(|i| &data[i * stride..i * stride + len])
+        .collect();
+    let want = cpu(&spec, &msgs, 32);
+    gpu.set_chunk_bytes(1 << 20);
+    let run = |expect: HostInput| {
+        let mut out = poisoned(count * 32);
+        gpu.hash_strided(&spec, &data, stride, len, count, 32, &mut out)
+            .unwrap();
+        let st = gpu.last_pipeline_stats();
+        assert!(out == want, "{expect:?}: digests differ");
+        assert_eq!(st.host_input, expect);
+        assert!(st.chunks > 4, "{} chunks", st.chunks);
+    };
+    gpu.set_register_min_bytes(usize::MAX);
+    run(HostInput::Staged);
+    gpu.set_register_min_bytes(1 << 20);
+    run(HostInput::Registered);
+    {
+        let pinned = gpu.register_host(&data).unwrap();
+        assert_eq!(pinned.bytes().len(), data.len());
+        run(HostInput::PageLocked);
+    }
+    gpu.set_register_min_bytes(usize::MAX);
+    run(HostInput::Staged);
+}
+
 #[test]
 fn kt_over_two_gib_in_several_leaf_groups() {
     use rayon::prelude::*;

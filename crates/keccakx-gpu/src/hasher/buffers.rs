@@ -90,7 +90,18 @@ pub(super) struct ChunkPlan {
     pub(super) job: BatchJob,
     /// Every message offset (or the stride) is a multiple of 8.
     pub(super) aligned8: bool,
+    /// Upload these `data_bytes` straight from page-locked caller memory
+    /// instead of from the staging buffer.
+    pub(super) direct: Option<HostSpan>,
 }
+
+/// A span of page-locked caller memory a chunk is uploaded from (it
+/// outlives the pipeline call that uses it).
+#[derive(Clone, Copy)]
+pub(super) struct HostSpan(pub(super) *const u8);
+// SAFETY: the span is only read, by the copy engines, while the caller's
+// borrow of the buffer lasts (the whole pipeline call).
+unsafe impl Send for HostSpan {}
 
 /// Buffers the device-resident calls keep between calls: allocating and
 /// freeing per call would cost a cuMemFree each, which waits for the whole

@@ -19,6 +19,7 @@ use crate::nvrtc::Target;
 use super::buffers::{Scratch, Stage, STAGES};
 use super::choice::BatchKernel;
 use super::groups::LeavesStats;
+use super::host::{HostInput, DEFAULT_REGISTER_MIN_BYTES};
 use super::load::{choose_target, load_module};
 use super::pack::DEFAULT_CHUNK_BYTES;
 
@@ -48,6 +49,9 @@ pub struct PipelineStats {
     pub kernel_s: f64,
     pub d2h_s: f64,
     pub wall_s: f64,
+    /// How the input reached the device (host-fed strided batches can skip
+    /// the staging copy).
+    pub host_input: HostInput,
 }
 
 impl PipelineStats {
@@ -64,6 +68,7 @@ impl PipelineStats {
         self.kernel_s += o.kernel_s;
         self.d2h_s += o.d2h_s;
         self.wall_s += o.wall_s;
+        self.host_input = o.host_input;
     }
 }
 
@@ -79,6 +84,8 @@ pub struct GpuHasher {
     pub(super) functions: Mutex<Vec<(&'static str, CudaFunction)>>,
     pub(super) stages: Mutex<Vec<Stage>>,
     pub(super) chunk_bytes: AtomicUsize,
+    /// Strided host batches this large register the caller's buffer.
+    pub(super) register_min: AtomicUsize,
     pub(super) kernel: AtomicU8,
     pub(super) mapped_input: AtomicBool,
     pub(super) last_kernel_ms: Mutex<Option<f32>>,
@@ -130,6 +137,7 @@ impl GpuHasher {
             functions: Mutex::new(Vec::new()),
             stages: Mutex::new(stages),
             chunk_bytes: AtomicUsize::new(DEFAULT_CHUNK_BYTES),
+            register_min: AtomicUsize::new(DEFAULT_REGISTER_MIN_BYTES),
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
             mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
@@ -212,15 +220,16 @@ impl GpuHasher {
         if let Some(&n) = self.sms.get() {
             return Ok(n);
         }
+        let sms = self
+            .device_attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        Ok(*self.sms.get_or_init(|| sms.max(1) as u64))
+    }
+
+    /// A device attribute, from the driver.
+    pub(super) fn device_attribute(&self, a: sys::CUdevice_attribute) -> Result<i32, GpuError> {
         let dev = result::device::get(self.info.ordinal as i32)?;
         // SAFETY: the driver is initialised and `dev` is its handle.
-        let sms = unsafe {
-            result::device::get_attribute(
-                dev,
-                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-        }?;
-        Ok(*self.sms.get_or_init(|| sms.max(1) as u64))
+        Ok(unsafe { result::device::get_attribute(dev, a) }?)
     }
 
     /// The device.

@@ -13,6 +13,8 @@
 //!   copies and hashes chunk c on one stream, the CPU packs chunk c + 1 into
 //!   the next stage's pinned buffer, and the copy engines overlap the next
 //!   chunk's upload with the current kernel;
+//! - `host`: host-fed input copied straight from the caller's page-locked
+//!   (or registered) memory, and the ramped chunk sizes of such batches;
 //! - `pack`: cutting a batch into chunks and packing messages on all cores;
 //! - `layout`: where messages lie in a device buffer, the parameter checks
 //!   and the kernel's parameter block;
@@ -30,6 +32,7 @@ mod buffers;
 mod choice;
 mod groups;
 mod handle;
+mod host;
 mod launch;
 mod layout;
 mod leaves;
@@ -44,6 +47,7 @@ pub use buffers::STAGES;
 pub use choice::{choose_kernel, BatchKernel, DeviceProps, JobShape, KernelPick, RATE_SPECIALIZED};
 pub use groups::{leaf_groups, LeavesStats, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES};
 pub use handle::{GpuHasher, InputPath, PipelineStats};
+pub use host::{ramp_chunks, HostInput, HostRegistration, DEFAULT_REGISTER_MIN_BYTES};
 pub use layout::{check_spec, Layout, RawLayout};
 pub use load::choose_target;
 pub use pack::{DEFAULT_CHUNK_BYTES, MAX_CHUNK_BYTES, MIN_LAUNCH_MESSAGES};

@@ -166,6 +166,7 @@ pub(super) fn pack_messages(
         indexed: !uniform,
         job,
         aligned8: true,
+        direct: None,
     })
 }
 

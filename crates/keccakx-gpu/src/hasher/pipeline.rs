@@ -9,8 +9,9 @@ use std::time::Instant;
 use cudarc::driver::{result, CudaEvent};
 use keccakx::engine::LaneSpec;
 
-use super::buffers::{ChunkPlan, HostBufs, Stage, STAGES};
+use super::buffers::{ChunkPlan, HostBufs, HostSpan, Stage, STAGES};
 use super::handle::{lock, GpuHasher, InputPath, PipelineStats};
+use super::host::{page_locked, ramp_chunks, HostInput};
 use super::layout::{check_out_len, check_spec};
 use super::pack::{
     copy_parallel, pack_messages, plan_chunks, MAX_CHUNK_BYTES, MIN_LAUNCH_MESSAGES,
@@ -128,18 +129,38 @@ impl GpuHasher {
             ));
         }
         let t0 = Instant::now();
-        // Chunks of equal message counts: chunk_bytes of data, at least
-        // MIN_LAUNCH_MESSAGES messages, at most MAX_CHUNK_BYTES of data and
-        // of output.
+        // Chunks of about chunk_bytes of data, at least MIN_LAUNCH_MESSAGES
+        // messages, at most MAX_CHUNK_BYTES of data and of output; a small
+        // first and small last ones (ramp_chunks).
         let step = stride.max(1);
         let per = (self.chunk_bytes() / step)
             .max(MIN_LAUNCH_MESSAGES)
             .min(MAX_CHUNK_BYTES / step)
             .min(MAX_CHUNK_BYTES / out_len)
             .max(1);
-        let chunks: Vec<Range<usize>> = (0..count.div_ceil(per))
-            .map(|c| c * per..((c + 1) * per).min(count))
-            .collect();
+        let chunks = ramp_chunks(count, per);
+        // The caller's memory as the copies' source when it is page-locked
+        // already, or registered here for a big enough batch; else staged
+        // (also when the driver refuses the registration).
+        let all = &data[..(count - 1) * stride + len];
+        self.ctx.bind_to_thread()?;
+        let mut registration = None;
+        let host_input = if self.input_path() == InputPath::Mapped {
+            HostInput::Staged
+        } else if page_locked(all.as_ptr(), all.len()) {
+            HostInput::PageLocked
+        } else if all.len() >= self.register_min_bytes() {
+            match self.register_host(all) {
+                Ok(g) => {
+                    registration = Some(g);
+                    HostInput::Registered
+                }
+                Err(_) => HostInput::Staged,
+            }
+        } else {
+            HostInput::Staged
+        };
+        let direct = host_input != HostInput::Staged;
         // (The kernel reads the device copy, whose alignment launch() checks.)
         let aligned8 = stride.is_multiple_of(8);
         let mut fill = |c: usize, host: &mut HostBufs| -> Result<ChunkPlan, GpuError> {
@@ -148,8 +169,10 @@ impl GpuHasher {
                 end: last,
             } = chunks[c].clone();
             let span = &data[first * stride..(last - 1) * stride + len];
-            host.h_in.reserve(span.len(), true)?;
-            copy_parallel(&mut host.h_in.as_mut_slice()[..span.len()], span);
+            if !direct {
+                host.h_in.reserve(span.len(), true)?;
+                copy_parallel(&mut host.h_in.as_mut_slice()[..span.len()], span);
+            }
             Ok(ChunkPlan {
                 data_bytes: span.len(),
                 indexed: false,
@@ -164,10 +187,15 @@ impl GpuHasher {
                     ..BatchJob::default()
                 },
                 aligned8,
+                direct: direct.then_some(HostSpan(span.as_ptr())),
             })
         };
         let mut drain = drain_into(out, &chunks, out_len);
         let r = self.pipeline(spec, chunks.len(), &mut fill, &mut drain, &mut || {});
+        // Every copy from the caller's memory is done (the pipeline waits
+        // for every stage, also on errors): unregister.
+        drop(registration);
+        lock(&self.last_stats).host_input = host_input;
         self.record_call(count, count * len, 0.0, t0.elapsed().as_secs_f64());
         r
     }
@@ -268,6 +296,18 @@ impl GpuHasher {
         let cs = st.stream.cu_stream();
         st.events[0].record(&st.stream)?;
         let (data_ptr, idx_ptr) = match (st.host.h_in.device_ptr()?, plan.data_bytes) {
+            _ if plan.direct.is_some() && plan.data_bytes > 0 => {
+                let src = plan.direct.map_or(std::ptr::null(), |h| h.0);
+                st.d_in.reserve(plan.data_bytes)?;
+                // SAFETY: `src` is data_bytes of the caller's page-locked
+                // buffer, borrowed for the whole pipeline call, which waits
+                // for this stream before returning.
+                unsafe {
+                    let span = std::slice::from_raw_parts(src, plan.data_bytes);
+                    result::memcpy_htod_async(st.d_in.ptr(), span, cs)?;
+                }
+                (st.d_in.ptr(), 0)
+            }
             (Some(d), _) => {
                 let i = if idx_bytes > 0 {
                     st.host.h_idx.device_ptr()?.unwrap_or(0)

@@ -1,0 +1,200 @@
+//! Host-fed input without the staging copy: the caller's own memory, when
+//! it is page-locked (pinned by CUDA, or registered here), is the copy
+//! engines' source. Staging moves three bytes of host memory traffic per
+//! payload byte (read, write into pinned memory, the DMA's read); a
+//! page-locked source moves one.
+//!
+//! - [`GpuHasher::register_host`]: register a caller's buffer for as long
+//!   as the returned guard lives (callers that hash the same buffer many
+//!   times: the Python module's pinned input);
+//! - `hash_strided` (pipeline.rs) uploads straight from a span that is
+//!   already page-locked, or registers a span of at least
+//!   [`GpuHasher::set_register_min_bytes`] bytes for the call; both are
+//!   device-side behaviours (the driver says whether it can), checked at
+//!   run time, and any refusal falls back to staging.
+//! - [`ramp_chunks`]: the chunks of such a batch, a quarter-size chunk
+//!   first (the GPU starts sooner) and the last full chunk split in
+//!   halves and quarters (less of the last copy and kernel left unhidden).
+
+use std::ops::Range;
+
+use cudarc::driver::sys;
+
+use super::handle::GpuHasher;
+use crate::error::GpuError;
+
+/// How a host-fed call's input reached the device (`PipelineStats`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HostInput {
+    /// Packed into pinned staging buffers, then copied.
+    #[default]
+    Staged,
+    /// Copied straight from the caller's memory, registered for the call.
+    Registered,
+    /// Copied straight from the caller's memory, page-locked already.
+    PageLocked,
+}
+
+/// Registrations below this size are not worth their cost (pinning pages
+/// costs about as much as copying them once).
+pub const DEFAULT_REGISTER_MIN_BYTES: usize = 64 << 20;
+
+/// Chunks of `count` messages, about `per` each: `per / 4` first, then
+/// whole chunks, the last `per` split as `per / 2`, `per / 4`, `per / 4`.
+/// In order, disjoint, covering `0..count`; none empty.
+pub fn ramp_chunks(count: usize, per: usize) -> Vec<Range<usize>> {
+    let per = per.max(1);
+    let mut sizes = Vec::new();
+    let mut left = count;
+    let q = (per / 4).max(1);
+    if left > 2 * per {
+        sizes.push(q);
+        left -= q;
+    }
+    while left > 2 * per {
+        sizes.push(per);
+        left -= per;
+    }
+    // The end: at most 2 * per left.
+    if left > per {
+        sizes.push(left - per);
+        left = per;
+    }
+    if per >= 4 && left == per {
+        let h = per / 2;
+        sizes.extend([h, (per - h) / 2, per - h - (per - h) / 2]);
+    } else if left > 0 {
+        sizes.push(left);
+    }
+    let mut at = 0;
+    sizes
+        .into_iter()
+        .filter(|&n| n > 0)
+        .map(|n| {
+            at += n;
+            at - n..at
+        })
+        .collect()
+}
+
+/// Whether `[p, p + len)` is page-locked host memory the driver knows
+/// (its first and last byte; registrations cover whole ranges).
+pub(super) fn page_locked(p: *const u8, len: usize) -> bool {
+    if len == 0 {
+        return false;
+    }
+    let probe = |q: *const u8| {
+        let mut flags = 0u32;
+        // SAFETY: cuMemHostGetFlags only looks the address up in the
+        // driver's tables; it reads no memory.
+        unsafe { sys::cuMemHostGetFlags(&mut flags, q as *mut _) }
+            .result()
+            .is_ok()
+    };
+    // SAFETY: p + len - 1 is inside the caller's slice.
+    probe(p) && probe(unsafe { p.add(len - 1) })
+}
+
+/// A caller's host buffer registered with the driver (page-locked) until
+/// this guard is dropped; the guard borrows the buffer, so it cannot be
+/// freed or moved meanwhile.
+pub struct HostRegistration<'a> {
+    data: &'a [u8],
+    /// The page-aligned range registered.
+    base: *mut std::ffi::c_void,
+    ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+}
+
+impl HostRegistration<'_> {
+    /// The registered bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.data
+    }
+}
+
+impl Drop for HostRegistration<'_> {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+        // SAFETY: `base` was registered by register_host and is
+        // unregistered once; callers have finished every copy from it (the
+        // pipeline synchronises its streams before returning).
+        let _ = unsafe { sys::cuMemHostUnregister(self.base) };
+    }
+}
+
+/// The page size (for aligning registrations).
+fn page_size() -> usize {
+    4096
+}
+
+impl GpuHasher {
+    /// Register `data` with the driver (page-locked, read-only where the
+    /// device supports that) until the guard is dropped: host-fed calls on
+    /// it then copy straight from it. Fails with the driver's reason (no
+    /// support, out of lockable memory); callers fall back to staging.
+    pub fn register_host<'a>(&self, data: &'a [u8]) -> Result<HostRegistration<'a>, GpuError> {
+        if data.is_empty() {
+            return Err(GpuError::Unsupported("cannot register an empty buffer"));
+        }
+        self.ctx.bind_to_thread()?;
+        let start = data.as_ptr() as usize & !(page_size() - 1);
+        let end = (data.as_ptr() as usize + data.len()).div_ceil(page_size()) * page_size();
+        let base = start as *mut std::ffi::c_void;
+        let read_only = self.device_attribute(
+            sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
+        )? != 0;
+        let flags = if read_only {
+            sys::CU_MEMHOSTREGISTER_READ_ONLY
+        } else {
+            0
+        };
+        // SAFETY: [start, end) covers the pages of `data`, which the guard
+        // borrows for its whole life; registration changes no byte.
+        unsafe { sys::cuMemHostRegister_v2(base, end - start, flags) }.result()?;
+        Ok(HostRegistration {
+            data,
+            base,
+            ctx: self.ctx.clone(),
+        })
+    }
+
+    /// Host-fed strided batches of at least `bytes` register the caller's
+    /// buffer for the call (default [`DEFAULT_REGISTER_MIN_BYTES`];
+    /// `usize::MAX`: never).
+    pub fn set_register_min_bytes(&self, bytes: usize) {
+        self.register_min
+            .store(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(super) fn register_min_bytes(&self) -> usize {
+        self.register_min.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ramped_chunks_cover_in_order_with_small_ends() {
+        for per in [1usize, 2, 3, 4, 7, 8, 100, 1000] {
+            for count in [0usize, 1, 2, 3, 5, 8, 99, 100, 101, 250, 1000, 4321] {
+                let c = ramp_chunks(count, per);
+                let mut at = 0;
+                for r in &c {
+                    assert_eq!(r.start, at, "count {count} per {per}");
+                    assert!(
+                        !r.is_empty() && r.len() <= per.max(1),
+                        "count {count} per {per}: {c:?}"
+                    );
+                    at = r.end;
+                }
+                assert_eq!(at, count, "count {count} per {per}");
+                if count > 2 * per && per >= 4 {
+                    assert_eq!(c[0].len(), per / 4, "first chunk: count {count} per {per}");
+                    assert!(c.last().unwrap().len() <= per.div_ceil(4), "last: {c:?}");
+                }
+            }
+        }
+    }
+}
