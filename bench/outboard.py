@@ -69,6 +69,10 @@ def main():
     ap.add_argument("--kills", type=int, default=5)
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/release/keccakx"))
     ap.add_argument("--dir", default=None, help="where the test file goes (default: a temporary folder)")
+    ap.add_argument("--old-bin", default=None,
+                    help="another keccakx (before a change): its --outboard runs alternate with the others")
+    ap.add_argument("--overhead-only", action="store_true",
+                    help="measure only --outboard against plain sum (and --old-bin)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     d = a.dir or tempfile.mkdtemp(prefix="kx-outboard-")
@@ -83,10 +87,33 @@ def main():
     plain = [k, "sum", "-a", "kt128", "--no-progress", f]
     ob = [k, "sum", "-a", "kt128", "--no-progress", "--outboard", f + ".kto", f]
     timed(plain, d)  # warm the cache
-    res = {"plain": [], "outboard": []}
+    runs = [("plain", plain), ("outboard", ob)]
+    if a.old_bin:
+        runs.append(("outboard_old_bin", [a.old_bin] + ob[1:]))
+    res = {name: [] for name, _ in runs}
     for _ in range(a.reps):
-        for name, cmd in (("plain", plain), ("outboard", ob)):
+        for name, cmd in runs:
             res[name].append(timed(cmd, d)[0])
+    if a.overhead_only:
+        med = {n: statistics.median(v) for n, v in res.items()}
+        report = {
+            "benchmark": "outboard-overhead",
+            "date": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+            "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                        "load_before": os.getloadavg()},
+            "command": " ".join(sys.argv),
+            "file_bytes": size,
+            "cached": True,
+            "times_s": res,
+            "median_s": med,
+            "min_s": {n: min(v) for n, v in res.items()},
+            "outboard_overhead": med["outboard"] / med["plain"] - 1,
+            "old_bin_overhead": med["outboard_old_bin"] / med["plain"] - 1 if a.old_bin else None,
+        }
+        with open(a.out, "w") as w:
+            json.dump(report, w, indent=1)
+        print(json.dumps({x: report[x] for x in ("median_s", "min_s", "outboard_overhead", "old_bin_overhead")}, indent=1))
+        return
     _, line = timed(ob, d)
     digest = line.split()[0]
     mid = size // 2

@@ -224,7 +224,8 @@ pub(crate) fn construct_plain<'py>(
 #[pymethods]
 impl Hash {
     /// The running state as a portable blob (bytes), for
-    /// keccakx.import_state(); ValueError for KT, ParallelHash and tree LI.
+    /// keccakx.import_state() (KT and ParallelHash: their final node and
+    /// partial chunk, at most ~8.5 KiB / ~256 KiB); ValueError for tree LI.
     /// A KMAC state is as secret as its key. (Pickling is refused.)
     fn export_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let s = lock_py(py, &self.state);
@@ -303,7 +304,8 @@ impl Hash {
 #[pymethods]
 impl Xof {
     /// The running state as a portable blob (bytes), for
-    /// keccakx.import_state(); ValueError for KT, ParallelHash and tree LI.
+    /// keccakx.import_state() (KT and ParallelHash: their final node and
+    /// partial chunk, at most ~8.5 KiB / ~256 KiB); ValueError for tree LI.
     /// A KMAC state is as secret as its key. (Pickling is refused.)
     fn export_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let s = lock_py(py, &self.state);

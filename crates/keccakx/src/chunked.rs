@@ -15,6 +15,18 @@ use crate::sponge::ByteSponge;
 // big piece (keeps the chaining-value scratch bounded: a 10 GB mmap is not
 // one call); a GPU asks for far more.
 
+/// Less than one chunk of input not hashed yet (portable states): its
+/// bytes, or (large chunks) the sponge that absorbed `filled` of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    Bytes(Vec<u8>),
+    Sponge {
+        state: crate::permutation::State,
+        pos: usize,
+        filled: usize,
+    },
+}
+
 /// Hashes chunk after chunk; hands chaining values to a sink in order (the
 /// mode's final node counts them). The sink may also be called with no
 /// values: the first call during an engine call is for the mode's serial
@@ -79,20 +91,10 @@ impl ChunkHasher {
     }
 
     pub fn update(&mut self, mut data: &[u8], sink: &mut dyn FnMut(&[u8])) {
-        if self.small() {
-            if !self.buf.is_empty() {
-                let take = (self.batch_len() - self.buf.len()).min(data.len());
-                self.buf.extend_from_slice(&data[..take]);
-                data = &data[take..];
-                if self.buf.len() < self.batch_len() {
-                    return;
-                }
-                let buf = core::mem::take(&mut self.buf);
-                self.hash_chunks(&buf, sink);
-                self.buf = buf;
-                self.buf.clear();
-            }
-        } else if let Some((mut s, filled)) = self.partial.take() {
+        // A partial chunk in a sponge comes first: large chunks keep one,
+        // and a portable state may bring one to a hasher of small chunks
+        // (`set_pending`), whose queue is then empty.
+        if let Some((mut s, filled)) = self.partial.take() {
             let take = (self.chunk_len - filled).min(data.len());
             s.absorb(&data[..take]);
             data = &data[take..];
@@ -104,6 +106,17 @@ impl ChunkHasher {
             s.pad_delimited(self.spec.delimited_suffix);
             s.squeeze(&mut cv);
             sink(&cv);
+        } else if self.small() && !self.buf.is_empty() {
+            let take = (self.batch_len() - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.buf.len() < self.batch_len() {
+                return;
+            }
+            let buf = core::mem::take(&mut self.buf);
+            self.hash_chunks(&buf, sink);
+            self.buf = buf;
+            self.buf.clear();
         }
         // Whole chunks straight from the caller's buffer: no copy.
         let whole = data.len() / self.chunk_len * self.chunk_len;
@@ -120,6 +133,58 @@ impl ChunkHasher {
             let mut s = ByteSponge::new(self.spec.rate_bytes, self.spec.rounds);
             s.absorb(data);
             self.partial = Some((s, data.len()));
+        }
+    }
+
+    /// The partial chunk, for a portable state: the whole chunks still
+    /// queued are hashed first (their CVs to `sink`), so what is left is
+    /// less than one chunk: its bytes, or the sponge that absorbed them.
+    pub fn take_pending(&mut self, sink: &mut dyn FnMut(&[u8])) -> Pending {
+        let whole = self.buf.len() / self.chunk_len * self.chunk_len;
+        if whole > 0 {
+            let buf = core::mem::take(&mut self.buf);
+            self.hash_chunks(&buf[..whole], sink);
+            self.buf = buf[whole..].to_vec();
+        }
+        match &self.partial {
+            Some((s, filled)) => {
+                let (state, _, _, pos) = s.raw();
+                Pending::Sponge {
+                    state,
+                    pos,
+                    filled: *filled,
+                }
+            }
+            None => Pending::Bytes(self.buf.clone()),
+        }
+    }
+
+    /// Continue from a partial chunk taken by [`take_pending`](Self::take_pending)
+    /// (from a hasher with nothing queued); false, nothing changed, when
+    /// it cannot be one (a whole chunk or more, a position that does not
+    /// follow from its length).
+    pub fn set_pending(&mut self, p: &Pending) -> bool {
+        match p {
+            Pending::Bytes(b) if b.len() < self.chunk_len => {
+                self.buf.clear();
+                self.partial = None;
+                // Fed as input: queued, or absorbed into a sponge, as this
+                // hasher does it.
+                self.update(b, &mut |_| {});
+                true
+            }
+            Pending::Sponge { state, pos, filled }
+                if *filled > 0
+                    && *filled < self.chunk_len
+                    && *pos == filled % self.spec.rate_bytes =>
+            {
+                let mut s = ByteSponge::new(self.spec.rate_bytes, self.spec.rounds);
+                s.set_raw(*state, *pos);
+                self.buf.clear();
+                self.partial = Some((s, *filled));
+                true
+            }
+            _ => false,
         }
     }
 

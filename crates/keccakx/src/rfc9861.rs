@@ -305,6 +305,41 @@ impl<const R: usize> KtFinalNode<R> {
         self.leaves
     }
 
+    /// Portable states: the sponge's lanes and position, the bytes of S_0
+    /// and the leaves absorbed.
+    pub(crate) fn raw(&self) -> (State, usize, usize, u64) {
+        let (state, _, _, pos) = self.sponge.raw();
+        (state, pos, self.first_len, self.leaves)
+    }
+
+    /// Set what [`raw`](Self::raw) gave; false, nothing changed, when it
+    /// cannot be a state of this node: the position must follow from
+    /// what was absorbed (S_0's bytes, then 110^62 and the CVs).
+    pub(crate) fn set_raw(
+        &mut self,
+        state: State,
+        pos: usize,
+        first_len: usize,
+        leaves: u64,
+    ) -> bool {
+        let absorbed = if leaves == 0 {
+            Some(first_len as u64)
+        } else {
+            leaves
+                .checked_mul(Self::CV_LEN as u64)
+                .and_then(|c| c.checked_add(CHUNK as u64 + 8))
+        };
+        let fits = first_len <= CHUNK
+            && (leaves == 0 || first_len == CHUNK)
+            && absorbed.is_some_and(|a| a % R as u64 == pos as u64);
+        if fits {
+            self.sponge.set_raw(state, pos);
+            self.first_len = first_len;
+            self.leaves = leaves;
+        }
+        fits
+    }
+
     /// The node's closing bytes and padding, in place: the sponge is then
     /// ready to squeeze.
     fn pad_final(&mut self) {
@@ -518,6 +553,23 @@ impl<const R: usize> Kt<R> {
         if !first.is_empty() {
             self.final_node.absorb_first(engine, first);
         }
+    }
+
+    /// Portable states: the final node, and the leaves' hasher (made
+    /// when asked for and missing).
+    pub(crate) fn parts_mut(
+        &mut self,
+        make: bool,
+    ) -> (&mut KtFinalNode<R>, Option<&mut ChunkHasher>) {
+        if make && self.leaves.is_none() {
+            self.leaves = Some(ChunkHasher::with_engine(
+                KtFinalNode::<R>::LEAF_SPEC,
+                CHUNK,
+                KtFinalNode::<R>::CV_LEN,
+                self.engine.clone(),
+            ));
+        }
+        (&mut self.final_node, self.leaves.as_mut())
     }
 
     /// Absorb C || length_encode(|C|) and the last leaves: everything but

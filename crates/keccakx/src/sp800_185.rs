@@ -545,6 +545,35 @@ impl<const R: usize> ParallelHashOuter<R> {
         self.blocks
     }
 
+    /// Portable states: the outer sponge's lanes and position, and the
+    /// blocks absorbed.
+    pub(crate) fn raw(&self) -> (crate::permutation::State, usize, u64) {
+        let (state, _, _, pos) = self.outer.sponge.raw();
+        (state, pos, self.blocks)
+    }
+
+    /// Set what [`raw`](Self::raw) gave, on a fresh node (nothing
+    /// absorbed); false, nothing changed, when the position does not
+    /// follow from the blocks absorbed.
+    pub(crate) fn set_raw(
+        &mut self,
+        state: crate::permutation::State,
+        pos: usize,
+        blocks: u64,
+    ) -> bool {
+        let (_, _, _, start) = self.outer.sponge.raw();
+        let fits = self.blocks == 0
+            && blocks
+                .checked_mul(Self::CV_LEN as u64)
+                .and_then(|c| c.checked_add(start as u64))
+                .is_some_and(|a| a % R as u64 == pos as u64);
+        if fits {
+            self.outer.sponge.set_raw(state, pos);
+            self.blocks = blocks;
+        }
+        fits
+    }
+
     pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
         let sponge = &mut self.outer.sponge;
         sponge.absorb(right_encode(self.blocks as u128).as_ref());
@@ -585,6 +614,10 @@ impl<const R: usize> ParallelHash<R> {
     pub fn update(&mut self, data: &[u8]) {
         let outer = &mut self.outer;
         self.blocks.update(data, &mut |cvs| outer.push_cvs(cvs));
+    }
+    /// Portable states: the outer node and the blocks' hasher.
+    pub(crate) fn parts_mut(&mut self) -> (&mut ParallelHashOuter<R>, &mut ChunkHasher) {
+        (&mut self.outer, &mut self.blocks)
     }
     pub(crate) fn finish(mut self, l_bits: u128) -> XofReader {
         let outer = &mut self.outer;

@@ -85,6 +85,23 @@ impl Algorithm {
         )
     }
 
+    /// The sponge that hashes one chunk into its CV: KT's leaf
+    /// (TurboSHAKE, domain 0x0B) or ParallelHash's block (SHAKE).
+    pub(crate) fn chunk_spec(self) -> crate::engine::LaneSpec {
+        use crate::rfc9861::KtFinalNode;
+        use crate::sp800_185::ParallelHashOuter;
+        match self {
+            Algorithm::Kt128 => KtFinalNode::<168>::LEAF_SPEC,
+            Algorithm::Kt256 => KtFinalNode::<136>::LEAF_SPEC,
+            Algorithm::ParallelHash128 | Algorithm::ParallelHashXof128 => {
+                ParallelHashOuter::<168>::BLOCK_SPEC
+            }
+            Algorithm::ParallelHash256 | Algorithm::ParallelHashXof256 => {
+                ParallelHashOuter::<136>::BLOCK_SPEC
+            }
+        }
+    }
+
     /// Chaining value length: 32 (the 128 functions) or 64.
     pub fn cv_len(self) -> usize {
         if self.is_128() {

@@ -259,10 +259,7 @@ impl Builder {
             let room = self.cv_end - self.pos - self.pending.len() as u64;
             let whole = (data.len() as u64).min(room) / chunk * chunk;
             if self.pending.is_empty() && whole > 0 {
-                let per = (chunks_per_call(chunk) * chunk) as usize;
-                for piece in data[..whole as usize].chunks(per) {
-                    self.hash_whole(piece, out)?;
-                }
+                self.hash_run(&data[..whole as usize], out)?;
                 data = &data[whole as usize..];
             }
             let part = (data.len() as u64).min(self.cv_end - self.pos - self.pending.len() as u64);
@@ -284,6 +281,42 @@ impl Builder {
         chunk_cvs(&self.header, first, data, &mut self.cvs)?;
         out(&self.cvs);
         self.node.absorb_cvs(&self.cvs)?;
+        self.pos += data.len() as u64;
+        Ok(())
+    }
+
+    /// Whole chunks of the CV range starting at `self.pos`, as plain
+    /// hashing does them (`chunked.rs`): one engine call per group of
+    /// chunks, and during each call, on this thread, the previous group's
+    /// CVs written out and absorbed by the final node. Before, every group
+    /// was hashed, then written and absorbed while the other cores idled.
+    fn hash_run(&mut self, data: &[u8], out: &mut dyn FnMut(&[u8])) -> Result<(), OutboardError> {
+        let chunk = self.header.chunk_len as usize;
+        let cv_len = self.header.cv_len();
+        let spec = self.header.algorithm.chunk_spec();
+        let node = &mut self.node;
+        let mut absorbed: Result<(), OutboardError> = Ok(());
+        let mut sink = |cvs: &[u8]| {
+            if cvs.is_empty() || absorbed.is_err() {
+                return;
+            }
+            out(cvs);
+            absorbed = node.absorb_cvs(cvs);
+        };
+        let (mut prev, mut cur) = (Vec::new(), Vec::new());
+        let mut pieces: Vec<&[u8]> = Vec::new();
+        crate::engine::on_cores(|e| {
+            let per_call = chunk.saturating_mul(e.batch_hint().max_items.max(1));
+            for group in data.chunks(per_call) {
+                pieces.clear();
+                pieces.extend(group.chunks(chunk));
+                cur.resize(pieces.len() * cv_len, 0);
+                e.hash_many_beside(&spec, &pieces, cv_len, &mut cur, &mut || sink(&prev));
+                core::mem::swap(&mut prev, &mut cur);
+            }
+        });
+        sink(&prev);
+        absorbed?;
         self.pos += data.len() as u64;
         Ok(())
     }

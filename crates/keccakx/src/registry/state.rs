@@ -24,6 +24,11 @@ pub const STATE_MAGIC: [u8; 8] = *b"\x89KXS\r\n\x1a\n";
 /// The blob version written and read.
 pub const STATE_VERSION: u8 = 1;
 const CHECKSUM: usize = 16;
+/// The phase byte of a KT / ParallelHash state being absorbed (0: a
+/// sponge absorbing, 1: any function being read).
+const PHASE_TREE: u8 = 2;
+
+mod tree;
 
 /// Why a state blob was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +103,7 @@ impl Squeezer {
 
     /// The state as a portable blob.
     pub fn export_state(&self) -> Result<Vec<u8>, StateError> {
-        encode(&self.proto, 1, &self.reader.raw(), None)
+        encode(&self.proto, 1, &self.reader.raw(), None, None)
     }
 
     /// The state as Go's `crypto/sha3` `MarshalBinary` bytes (SHA3-*,
@@ -211,12 +216,22 @@ impl Hasher {
         }
     }
 
-    /// The absorbing state as a portable blob; an error for KT,
-    /// ParallelHash and tree LI, whose running state is not one sponge
-    /// (resume those with an outboard).
+    /// The absorbing state as a portable blob: the sponge, or for KT and
+    /// ParallelHash their final node, CV count and partial chunk (see
+    /// `state/tree.rs`); an error for tree LI, whose running state is
+    /// many sponges.
     pub fn export_state(&self) -> Result<Vec<u8>, StateError> {
+        if let Some(t) = tree::export(&self.inner) {
+            let raw = RawSponge {
+                golden: false,
+                lanes: t.node,
+                pos: t.node_pos,
+                pending: None,
+            };
+            return encode(self, PHASE_TREE, &raw, None, Some(&t));
+        }
         let (raw, tuple) = self.raw_absorbing()?;
-        encode(self, 0, &raw, tuple)
+        encode(self, 0, &raw, tuple, None)
     }
 
     /// Replace this hasher's state with `blob`'s, which must be an
@@ -244,8 +259,8 @@ impl Hasher {
 
 fn no_sponge(what: &'static str) -> StateError {
     StateError::Unsupported(match what {
-        "KT" => "KT128/KT256 have no portable state (their running state buffers chunks); resume them with an outboard",
-        "ParallelHash" => "ParallelHash has no portable state (its running state buffers blocks); resume it with an outboard",
+        "KT" => "KT128/KT256 have no Go state (Go's crypto/sha3 has no KT)",
+        "ParallelHash" => "ParallelHash has no Go state (Go's crypto/sha3 has no ParallelHash)",
         _ => "tree LI has no portable state (its running state is many sponges)",
     })
 }
@@ -268,6 +283,11 @@ fn identity(h: &Hasher) -> Vec<u8> {
     opt(&mut v, p.capacity);
     opt(&mut v, p.rounds);
     opt(&mut v, p.suffix.map(usize::from));
+    // ParallelHash's B, after the fields every blob has (so the other
+    // functions' identities are as before).
+    if h.info.accepts(super::Param::BlockSize) {
+        opt(&mut v, p.block_size);
+    }
     v
 }
 
@@ -285,6 +305,7 @@ fn encode(
     phase: u8,
     r: &RawSponge,
     tuple: Option<(u64, u64)>,
+    tree: Option<&tree::TreeState>,
 ) -> Result<Vec<u8>, StateError> {
     let mut v = Vec::with_capacity(320);
     v.extend_from_slice(&STATE_MAGIC);
@@ -304,6 +325,9 @@ fn encode(
     let (e, s) = tuple.unwrap_or((0, 0));
     v.extend_from_slice(&e.to_le_bytes());
     v.extend_from_slice(&s.to_le_bytes());
+    if let Some(t) = tree {
+        tree::encode(&mut v, t);
+    }
     let sum = Sha3_256::digest(&v);
     v.extend_from_slice(&sum[..CHECKSUM]);
     Ok(v)
@@ -367,6 +391,12 @@ fn hasher_for(id: &[u8]) -> Result<Hasher, StateError> {
     p.rounds = opt()?;
     p.suffix = small(opt()?)?;
     let info = super::find(name).ok_or(bad.clone())?;
+    if info.accepts(super::Param::BlockSize) {
+        p.block_size = opt()?;
+    }
+    if !r.0.is_empty() {
+        return Err(bad);
+    }
     if info.name != name {
         return Err(bad);
     }
@@ -406,7 +436,12 @@ pub fn import_state(blob: &[u8]) -> Result<Imported, StateError> {
     }
     let tuple_some = r.u8()?;
     let tuple = (r.u64()?, r.u64()?);
-    if !r.0.is_empty() || golden > 1 || phase > 1 || tuple_some > 1 {
+    let tree = if phase == PHASE_TREE {
+        Some(tree::decode(&mut r, lanes, pos)?)
+    } else {
+        None
+    };
+    if !r.0.is_empty() || golden > 1 || phase > PHASE_TREE || tuple_some > 1 {
         return Err(StateError::Corrupted("invalid structure"));
     }
     let raw = RawSponge {
@@ -417,6 +452,12 @@ pub fn import_state(blob: &[u8]) -> Result<Imported, StateError> {
     };
     let mut h = hasher_for(id)?;
     let bad = StateError::Corrupted("the sponge state does not fit the function");
+    if let Some(t) = tree {
+        if golden != 0 || n != 0 || tuple_some != 0 || !tree::import(&mut h.inner, &t) {
+            return Err(bad);
+        }
+        return Ok(Imported::Absorbing(h));
+    }
     if phase == 0 {
         if !h.set_raw_absorbing(&raw, (tuple_some == 1).then_some(tuple)) {
             return Err(bad);
