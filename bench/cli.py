@@ -25,13 +25,16 @@ Contenders (each skipped, and said so, when its program is missing):
 
 --compare OTHER runs every keccakx contender a second time with another
 keccakx binary (labelled "(compare)"), in the same rounds: before/after
-measurements of a change. --only REGEX keeps the contenders whose name
+measurements of a change, compared by wall time and by CPU time (on a
+shared machine the CPU time is the steadier of the two). --only REGEX keeps the contenders whose name
 matches (e.g. --only 'keccakx' for a before/after run without peers).
 
 The files are pseudo-random data in a temporary directory (one of SIZE
 bytes; N of FILE-SIZE bytes), read once before timing so that every program
-hashes from the page cache. Each round runs every contender once, in turn; a
-contender's figure is the median over rounds (and its fastest). Every run of
+hashes from the page cache. Each round runs every contender once, in turn (with
+--compare, each keccakx contender beside its twin, the two in alternating
+order); a contender's figure is the median over rounds (and its fastest),
+and its CPU time (user + system) is recorded too. Every run of
 a contender must print the same digests; keccakx's SHA3-256 and SHAKE128
 digests must equal OpenSSL's (and rhash's and sha3sum's), and keccakx on 1 thread must
 equal keccakx on all threads.
@@ -44,6 +47,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -89,7 +93,11 @@ def contenders(kx, b3, cores, xkcp=None, compare=None):
     if xkcp:
         v.append(("XKCP K12 (mmap)", 1, [xkcp], first))
     if compare:
-        v += [(f"{n} (compare)", t, [compare, *argv[1:]], d) for n, t, argv, d in v if n.startswith("keccakx")]
+        # Each keccakx contender right beside its twin (main() alternates
+        # which of the two runs first), so that both see the same load.
+        v = [c for n, t, argv, d in v
+             for c in ([(n, t, argv, d)] + ([(f"{n} (compare)", t, [compare, *argv[1:]], d)]
+                                             if n.startswith("keccakx") else []))]
     return v
 
 
@@ -98,12 +106,18 @@ def available(argv):
 
 
 def run_once(argv, paths):
+    """Wall seconds, standard output, and CPU seconds (user + system) of
+    one run: the CPU time is what other jobs on a shared machine inflate
+    least."""
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run([*argv, *paths], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     secs = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed ({p.returncode}): {p.stderr.decode(errors='replace').strip()}")
-    return secs, p.stdout.decode()
+    return secs, p.stdout.decode(), cpu
 
 
 def make_file(path, size, piece):
@@ -143,8 +157,8 @@ def tables(rep):
         head = "| program | threads | GB/s (median) | GB/s (fastest) | vs `openssl dgst -sha3-256` |"
         rule = "| --- | ---: | ---: | ---: | ---: |"
         if twins:
-            head += " vs (compare), median of per-round ratios |"
-            rule += " ---: |"
+            head += " vs (compare), median of per-round ratios: wall | CPU (user+sys) |"
+            rule += " ---: | ---: |"
         lines += ["", f"**{sc}**", "", head, rule]
         base = next((r for r in rows if r["name"] == "openssl dgst -sha3-256"), None)
         for r in rows:
@@ -156,8 +170,13 @@ def tables(rep):
                     # Time ratio per round (compare / this): > 1 means this one is faster.
                     per = [b / a for a, b in zip(r["seconds"], tw["seconds"])]
                     line += f" {statistics.median(per):.3f}× |"
+                    if r.get("cpu_seconds") and tw.get("cpu_seconds"):
+                        per = [b / a for a, b in zip(r["cpu_seconds"], tw["cpu_seconds"])]
+                        line += f" {statistics.median(per):.3f}× |"
+                    else:
+                        line += " |"
                 else:
-                    line += " |"
+                    line += " | |"
             lines.append(line)
     if rep["skipped"]:
         lines += ["", "Skipped (program not found): " + ", ".join(rep["skipped"]) + "."]
@@ -236,17 +255,25 @@ def main():
                 paths.append(os.path.join(d, name))
                 make_file(paths[-1], size, piece)
             total = sum(size for _, size in files)
-            digests, times = {}, {i: [] for i in range(len(cs))}
+            digests, times, cpus = {}, {i: [] for i in range(len(cs))}, {i: [] for i in range(len(cs))}
             for i, (name, t, argv, dig) in enumerate(cs):  # warm-up, and the digests
                 digests[i] = dig(run_once(argv, paths)[1])
                 if len(digests[i]) != len(paths):
                     raise RuntimeError(f"{name}: {len(digests[i])} digests for {len(paths)} files")
             for r in range(a.rounds):
-                for i, (name, t, argv, dig) in enumerate(cs):
-                    secs, out = run_once(argv, paths)
+                order = list(range(len(cs)))
+                if r % 2:
+                    # Odd rounds: a compared pair runs twin first.
+                    for k in range(len(order) - 1):
+                        if cs[order[k + 1]][0] == cs[order[k]][0] + " (compare)":
+                            order[k], order[k + 1] = order[k + 1], order[k]
+                for i in order:
+                    name, t, argv, dig = cs[i]
+                    secs, out, cpu = run_once(argv, paths)
                     if dig(out) != digests[i]:
                         raise RuntimeError(f"{name}: digests changed between runs")
                     times[i].append(secs)
+                    cpus[i].append(cpu)
                 print(f"{sc}: round {r + 1}/{a.rounds} done", flush=True)
             for p in paths:
                 os.remove(p)
@@ -277,6 +304,7 @@ def main():
                     "scenario": sc, "name": name, "threads": t, "bytes": total,
                     "argv": [os.path.basename(argv[0]), *argv[1:]],
                     "seconds": times[i], "seconds_median": med,
+                    "cpu_seconds": cpus[i], "cpu_seconds_median": statistics.median(cpus[i]),
                     "gb_per_s": total / med / 1e9, "gb_per_s_best": total / min(times[i]) / 1e9,
                 })
     model = "unknown"
