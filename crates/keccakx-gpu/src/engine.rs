@@ -128,17 +128,12 @@ impl GpuEngine {
         customization: &[u8],
         out: &mut [u8],
     ) -> Result<(), GpuError> {
-        self.on_fallback(|e| match v {
-            KtVariant::Kt128 => {
-                let mut h = keccakx::rfc9861::Kt128::with_engine(customization, e);
+        self.on_fallback(|e| {
+            keccakx::with_rate!(v.rate(), R => {
+                let mut h = keccakx::rfc9861::Kt::<R>::with_engine(customization, e);
                 h.update(data);
                 h.finalize_into(out)
-            }
-            KtVariant::Kt256 => {
-                let mut h = keccakx::rfc9861::Kt256::with_engine(customization, e);
-                h.update(data);
-                h.finalize_into(out)
-            }
+            })
         })
     }
 
@@ -155,30 +150,16 @@ impl GpuEngine {
     ) -> Result<(), GpuError> {
         let bad = |_| GpuError::Unsupported("ParallelHash block size must be at least 1 byte");
         self.on_fallback(|e| -> Result<(), GpuError> {
-            match v {
-                PhVariant::Ph128 => {
-                    let mut h =
-                        keccakx::sp800_185::ParallelHash128::with_engine(block, customization, e)
-                            .map_err(bad)?;
-                    h.update(data);
-                    if xof {
-                        h.finalize_xof().read(out)
-                    } else {
-                        h.finalize_into(out)
-                    }
+            keccakx::with_rate!(v.rate(), R => {
+                let mut h = keccakx::sp800_185::ParallelHash::<R>::with_engine(block, customization, e)
+                    .map_err(bad)?;
+                h.update(data);
+                if xof {
+                    h.finalize_xof().read(out)
+                } else {
+                    h.finalize_into(out)
                 }
-                PhVariant::Ph256 => {
-                    let mut h =
-                        keccakx::sp800_185::ParallelHash256::with_engine(block, customization, e)
-                            .map_err(bad)?;
-                    h.update(data);
-                    if xof {
-                        h.finalize_xof().read(out)
-                    } else {
-                        h.finalize_into(out)
-                    }
-                }
-            }
+            });
             Ok(())
         })?
     }

@@ -34,29 +34,6 @@ pub enum KtVariant {
     Kt256,
 }
 
-impl KtVariant {
-    pub fn rate(self) -> usize {
-        match self {
-            KtVariant::Kt128 => 168,
-            KtVariant::Kt256 => 136,
-        }
-    }
-    pub fn cv_len(self) -> usize {
-        match self {
-            KtVariant::Kt128 => KtFinalNode::<168>::CV_LEN,
-            KtVariant::Kt256 => KtFinalNode::<136>::CV_LEN,
-        }
-    }
-    /// The leaf sponge: TurboSHAKE with domain byte 0x0B
-    /// ([`KtFinalNode::LEAF_SPEC`]).
-    pub fn leaf_spec(self) -> LaneSpec {
-        match self {
-            KtVariant::Kt128 => KtFinalNode::<168>::LEAF_SPEC,
-            KtVariant::Kt256 => KtFinalNode::<136>::LEAF_SPEC,
-        }
-    }
-}
-
 /// Which ParallelHash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhVariant {
@@ -66,27 +43,43 @@ pub enum PhVariant {
     Ph256,
 }
 
-impl PhVariant {
-    pub fn rate(self) -> usize {
-        match self {
-            PhVariant::Ph128 => 168,
-            PhVariant::Ph256 => 136,
+/// A variant's rate, chaining-value length and leaf sponge, from the
+/// node type of keccakx's mode (`$node::<R>`, its `CV_LEN` and `$spec`).
+macro_rules! variant_facts {
+    ($v:ident, $v128:ident, $v256:ident, $node:ident, $spec:ident, $spec_doc:literal) => {
+        impl $v {
+            pub fn rate(self) -> usize {
+                match self {
+                    $v::$v128 => 168,
+                    $v::$v256 => 136,
+                }
+            }
+            pub fn cv_len(self) -> usize {
+                keccakx::with_rate!(self.rate(), R => $node::<R>::CV_LEN)
+            }
+            #[doc = $spec_doc]
+            pub fn leaf_spec(self) -> LaneSpec {
+                keccakx::with_rate!(self.rate(), R => $node::<R>::$spec)
+            }
         }
-    }
-    pub fn cv_len(self) -> usize {
-        match self {
-            PhVariant::Ph128 => ParallelHashOuter::<168>::CV_LEN,
-            PhVariant::Ph256 => ParallelHashOuter::<136>::CV_LEN,
-        }
-    }
-    /// The block sponge: SHAKE ([`ParallelHashOuter::BLOCK_SPEC`]).
-    pub fn leaf_spec(self) -> LaneSpec {
-        match self {
-            PhVariant::Ph128 => ParallelHashOuter::<168>::BLOCK_SPEC,
-            PhVariant::Ph256 => ParallelHashOuter::<136>::BLOCK_SPEC,
-        }
-    }
+    };
 }
+variant_facts!(
+    KtVariant,
+    Kt128,
+    Kt256,
+    KtFinalNode,
+    LEAF_SPEC,
+    "The leaf sponge: TurboSHAKE with domain byte 0x0B ([`KtFinalNode::LEAF_SPEC`])."
+);
+variant_facts!(
+    PhVariant,
+    Ph128,
+    Ph256,
+    ParallelHashOuter,
+    BLOCK_SPEC,
+    "The block sponge: SHAKE ([`ParallelHashOuter::BLOCK_SPEC`])."
+);
 
 /// A device buffer as the input of a tree mode
 /// ([`keccakx::engine::ResidentInput`]): the mode (KT, ParallelHash, in
@@ -220,12 +213,8 @@ impl GpuHasher {
             data,
             error: RefCell::new(None),
         };
-        let r = match v {
-            KtVariant::Kt128 => KtFinalNode::<168>::from_resident(customization, &input)
-                .map(|node| node.finalize_into(out)),
-            KtVariant::Kt256 => KtFinalNode::<136>::from_resident(customization, &input)
-                .map(|node| node.finalize_into(out)),
-        };
+        let r = keccakx::with_rate!(v.rate(), R => KtFinalNode::<R>::from_resident(customization, &input)
+            .map(|node| node.finalize_into(out)));
         input.into_result(r)
     }
 
@@ -283,20 +272,12 @@ impl GpuHasher {
             }
             Ok(())
         }
-        let r = match v {
-            PhVariant::Ph128 => run(
-                ParallelHashOuter::<168>::new(block, customization).map_err(bad)?,
-                &input,
-                xof,
-                out,
-            ),
-            PhVariant::Ph256 => run(
-                ParallelHashOuter::<136>::new(block, customization).map_err(bad)?,
-                &input,
-                xof,
-                out,
-            ),
-        };
+        let r = keccakx::with_rate!(v.rate(), R => run(
+            ParallelHashOuter::<R>::new(block, customization).map_err(bad)?,
+            &input,
+            xof,
+            out,
+        ));
         input.into_result(r)
     }
 }

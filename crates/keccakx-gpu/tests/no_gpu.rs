@@ -129,3 +129,81 @@ fn an_engine_opened_on_demand_routes_once_and_fails_over_without_a_gpu() {
     assert!(out == want);
     assert!(fb.take_error().is_some());
 }
+
+/// The variants' facts are those of keccakx's modes, and the host-fed
+/// modes on a routed engine give keccakx's digests at both rates (short
+/// messages: the cost model keeps them on the CPU, GPU or not).
+#[test]
+fn tree_variants_match_keccakx_at_both_rates() {
+    use keccakx::rfc9861::{Kt, KtFinalNode};
+    use keccakx::sp800_185::{ParallelHash, ParallelHashOuter};
+    use keccakx_gpu::{KtVariant, PhVariant};
+    assert_eq!(
+        (
+            KtVariant::Kt128.rate(),
+            KtVariant::Kt128.cv_len(),
+            KtVariant::Kt128.leaf_spec()
+        ),
+        (168, 32, KtFinalNode::<168>::LEAF_SPEC)
+    );
+    assert_eq!(
+        (
+            KtVariant::Kt256.rate(),
+            KtVariant::Kt256.cv_len(),
+            KtVariant::Kt256.leaf_spec()
+        ),
+        (136, 64, KtFinalNode::<136>::LEAF_SPEC)
+    );
+    assert_eq!(
+        (
+            PhVariant::Ph128.rate(),
+            PhVariant::Ph128.cv_len(),
+            PhVariant::Ph128.leaf_spec()
+        ),
+        (168, 32, ParallelHashOuter::<168>::BLOCK_SPEC)
+    );
+    assert_eq!(
+        (
+            PhVariant::Ph256.rate(),
+            PhVariant::Ph256.cv_len(),
+            PhVariant::Ph256.leaf_spec()
+        ),
+        (136, 64, ParallelHashOuter::<136>::BLOCK_SPEC)
+    );
+    /// keccakx's KT at rate R.
+    fn kt<const R: usize>(data: &[u8], c: &[u8], out: &mut [u8]) {
+        let mut h = Kt::<R>::new(c);
+        h.update(data);
+        h.finalize_into(out)
+    }
+    /// keccakx's ParallelHash(XOF) at rate R, blocks of 1000 bytes.
+    fn ph<const R: usize>(data: &[u8], c: &[u8], xof: bool, out: &mut [u8]) {
+        let mut h = ParallelHash::<R>::new(1000, c).unwrap();
+        h.update(data);
+        if xof {
+            h.finalize_xof().read(out)
+        } else {
+            h.finalize_into(out)
+        }
+    }
+    let engine = GpuEngine::open_on_demand(0);
+    let c = b"custom";
+    for len in [0usize, 100, 3 * 8192 + 5] {
+        let data: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
+        let (mut got, mut want) = ([0u8; 40], [0u8; 40]);
+        for v in [KtVariant::Kt128, KtVariant::Kt256] {
+            engine.kt(v, &data, c, &mut got).unwrap();
+            keccakx::with_rate!(v.rate(), R => kt::<R>(&data, c, &mut want));
+            assert_eq!(got, want, "{v:?} of {len} bytes");
+        }
+        for v in [PhVariant::Ph128, PhVariant::Ph256] {
+            for xof in [false, true] {
+                engine
+                    .parallelhash(v, &data, 1000, c, xof, &mut got)
+                    .unwrap();
+                keccakx::with_rate!(v.rate(), R => ph::<R>(&data, c, xof, &mut want));
+                assert_eq!(got, want, "{v:?} (xof {xof}) of {len} bytes");
+            }
+        }
+    }
+}

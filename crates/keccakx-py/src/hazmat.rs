@@ -50,6 +50,16 @@ fn tree_variant(name: &str, family: &str) -> PyResult<(usize, bool)> {
     Ok(r)
 }
 
+/// Bytes per chaining value of the tree function at `rate`: 32 (rate
+/// 168, the 128-bit functions) or 64 (rate 136).
+fn cv_len_of(rate: usize) -> usize {
+    if rate == 168 {
+        32
+    } else {
+        64
+    }
+}
+
 /// A new `bytes` of `n` bytes filled by `fill` (without the GIL when `big`).
 fn new_bytes<'py>(
     py: Python<'py>,
@@ -118,15 +128,11 @@ pub fn _kt_chaining_values<'py>(
     let (rate, _) = tree_variant(algorithm, "kt")?;
     let input = Input::new(data, "kt_chaining_values()")?;
     let bytes = input.as_slice();
-    let cv_len = if rate == 168 { 32 } else { 64 };
+    let cv_len = cv_len_of(rate);
     let n = bytes.len() / KT_CHUNK_LEN * cv_len;
     let (out, r) = in_pieces(py, bytes, n, KT_CHUNK_LEN, cv_len, |k, data, out| {
         let index = chunk_index.saturating_add(k);
-        if rate == 168 {
-            kt_leaf_chaining_values::<168>(index, data, out)
-        } else {
-            kt_leaf_chaining_values::<136>(index, data, out)
-        }
+        keccakx::with_rate!(rate, R => kt_leaf_chaining_values::<R>(index, data, out))
     })?;
     r.map_err(|e| {
         value_error(
@@ -157,15 +163,11 @@ pub fn _parallelhash_chaining_values<'py>(
     let (rate, _) = tree_variant(algorithm, "ph")?;
     let input = Input::new(data, "parallelhash_chaining_values()")?;
     let bytes = input.as_slice();
-    let cv_len = if rate == 168 { 32 } else { 64 };
+    let cv_len = cv_len_of(rate);
     let n = bytes.len().div_ceil(block_size.max(1)) * cv_len;
     let (out, r) = in_pieces(py, bytes, n, block_size.max(1), cv_len, |k, data, out| {
         let index = block_index.saturating_add(k);
-        if rate == 168 {
-            parallelhash_block_chaining_values::<168>(block_size, index, message_len, data, out)
-        } else {
-            parallelhash_block_chaining_values::<136>(block_size, index, message_len, data, out)
-        }
+        keccakx::with_rate!(rate, R => parallelhash_block_chaining_values::<R>(block_size, index, message_len, data, out))
     })?;
     r.map_err(|e| {
         let start = (block_index as u128) * block_size as u128;
@@ -194,10 +196,35 @@ pub fn _kt_plan(message_len: u64) -> (usize, u64, u64, u64, usize) {
     )
 }
 
+/// A final node at either rate; [`each!`] runs one expression on
+/// whichever it holds.
 #[derive(Clone)]
 enum KtInner {
     K128(Kt128Final),
     K256(Kt256Final),
+}
+
+#[derive(Clone)]
+enum PhInner {
+    P128(ParallelHash128Final),
+    P256(ParallelHash256Final),
+}
+
+/// `$body` with `$f` bound to the node inside a [`KtInner`] or
+/// [`PhInner`] (the same code at both rates).
+macro_rules! each {
+    (Kt, $node:expr, $f:ident => $body:expr) => {
+        match $node {
+            KtInner::K128($f) => $body,
+            KtInner::K256($f) => $body,
+        }
+    };
+    (Ph, $node:expr, $f:ident => $body:expr) => {
+        match $node {
+            PhInner::P128($f) => $body,
+            PhInner::P256($f) => $body,
+        }
+    };
 }
 
 /// The final node of KT128/KT256 for a message of known length (see
@@ -206,8 +233,13 @@ enum KtInner {
 /// length)`.
 #[pyclass(module = "keccakx.hazmat", name = "KtFinalNode", frozen)]
 pub struct KtFinalNode {
+    /// "kt128" or "kt256".
+    #[pyo3(get)]
     name: &'static str,
+    #[pyo3(get)]
     message_len: u64,
+    /// Bytes per chaining value: 32 (KT128) or 64 (KT256).
+    #[pyo3(get)]
     cv_len: usize,
     state: Mutex<Option<KtInner>>,
 }
@@ -223,11 +255,12 @@ impl KtFinalNode {
     fn new(message_len: u64, custom: Option<&Bound<'_, PyAny>>, algorithm: &str) -> PyResult<Self> {
         let (rate, _) = tree_variant(algorithm, "kt")?;
         let c = bytes_param(custom, "custom")?.unwrap_or_default();
-        let (name, inner, cv_len) = if rate == 168 {
-            ("kt128", KtInner::K128(Kt128Final::new(message_len, &c)), 32)
+        let (name, inner) = if rate == 168 {
+            ("kt128", KtInner::K128(Kt128Final::new(message_len, &c)))
         } else {
-            ("kt256", KtInner::K256(Kt256Final::new(message_len, &c)), 64)
+            ("kt256", KtInner::K256(Kt256Final::new(message_len, &c)))
         };
+        let cv_len = cv_len_of(rate);
         Ok(KtFinalNode {
             name,
             message_len,
@@ -241,10 +274,7 @@ impl KtFinalNode {
         let input = Input::new(data, "absorb_head()")?;
         let bytes = input.as_slice();
         let mut s = lock_py(py, &self.state);
-        let r = match s.as_mut().ok_or_else(finished)? {
-            KtInner::K128(f) => f.absorb_head(bytes),
-            KtInner::K256(f) => f.absorb_head(bytes),
-        };
+        let r = each!(Kt, s.as_mut().ok_or_else(finished)?, f => f.absorb_head(bytes));
         r.map_err(|e| {
             value_error(
                 "absorb_head",
@@ -264,20 +294,13 @@ impl KtFinalNode {
         let bytes = input.as_slice();
         let mut s = lock_py(py, &self.state);
         let node = s.as_mut().ok_or_else(finished)?;
-        let absorb = |node: &mut KtInner| match node {
-            KtInner::K128(f) => f
-                .absorb_chaining_values(bytes)
-                .map(|()| f.leaves_absorbed()),
-            KtInner::K256(f) => f
-                .absorb_chaining_values(bytes)
-                .map(|()| f.leaves_absorbed()),
-        };
+        let absorb = |node: &mut KtInner| each!(Kt, node, f => f.absorb_chaining_values(bytes));
         let r = if bytes.len() >= GIL_RELEASE_MIN {
             py.detach(|| absorb(node))
         } else {
             absorb(node)
         };
-        r.map(|_| ()).map_err(|e| {
+        r.map_err(|e| {
             let p = KtPlan::new(self.message_len);
             value_error(
                 "update",
@@ -311,10 +334,7 @@ impl KtFinalNode {
         let out = PyBytes::new_with(py, length, |out| {
             let mut s = lock_py(py, &self.state);
             let node = s.as_ref().ok_or_else(finished)?.clone();
-            result = py.detach(|| match node {
-                KtInner::K128(f) => f.finalize_into(bytes, out),
-                KtInner::K256(f) => f.finalize_into(bytes, out),
-            });
+            result = py.detach(|| each!(Kt, node, f => f.finalize_into(bytes, out)));
             if result.is_ok() {
                 *s = None;
             }
@@ -340,26 +360,8 @@ impl KtFinalNode {
     /// Whole-leaf chaining values absorbed so far.
     #[getter]
     fn leaves_absorbed(&self, py: Python<'_>) -> PyResult<u64> {
-        match lock_py(py, &self.state).as_ref().ok_or_else(finished)? {
-            KtInner::K128(f) => Ok(f.leaves_absorbed()),
-            KtInner::K256(f) => Ok(f.leaves_absorbed()),
-        }
-    }
-
-    #[getter]
-    fn message_len(&self) -> u64 {
-        self.message_len
-    }
-
-    /// Bytes per chaining value: 32 (KT128) or 64 (KT256).
-    #[getter]
-    fn cv_len(&self) -> usize {
-        self.cv_len
-    }
-
-    #[getter]
-    fn name(&self) -> &'static str {
-        self.name
+        let s = lock_py(py, &self.state);
+        Ok(each!(Kt, s.as_ref().ok_or_else(finished)?, f => f.leaves_absorbed()))
     }
 
     fn __repr__(&self) -> String {
@@ -370,21 +372,21 @@ impl KtFinalNode {
     }
 }
 
-#[derive(Clone)]
-enum PhInner {
-    P128(ParallelHash128Final),
-    P256(ParallelHash256Final),
-}
-
 /// The outer node of ParallelHash(XOF)128/256 for a message of known
 /// length: `update(cvs)` with every block's chaining value in block order,
 /// then `finalize(length)`.
 #[pyclass(module = "keccakx.hazmat", name = "ParallelHashFinalNode", frozen)]
 pub struct ParallelHashFinalNode {
+    /// The registry's name ("parallelhash128", "parallelhashxof256", ...).
+    #[pyo3(get)]
     name: &'static str,
     xof: bool,
+    #[pyo3(get)]
     message_len: u64,
+    #[pyo3(get)]
     block_size: usize,
+    /// Bytes per chaining value: 32 (128) or 64 (256).
+    #[pyo3(get)]
     cv_len: usize,
     state: Mutex<Option<PhInner>>,
 }
@@ -408,13 +410,12 @@ impl ParallelHashFinalNode {
                 format!("block_size={block_size}"),
             )
         };
-        let (inner, cv_len) = if rate == 168 {
-            let f = ParallelHash128Final::new(block_size, &c, message_len).map_err(err)?;
-            (PhInner::P128(f), 32)
+        let inner = if rate == 168 {
+            PhInner::P128(ParallelHash128Final::new(block_size, &c, message_len).map_err(err)?)
         } else {
-            let f = ParallelHash256Final::new(block_size, &c, message_len).map_err(err)?;
-            (PhInner::P256(f), 64)
+            PhInner::P256(ParallelHash256Final::new(block_size, &c, message_len).map_err(err)?)
         };
+        let cv_len = cv_len_of(rate);
         let name = registry::find(algorithm)
             .map(|a| a.name)
             .unwrap_or("parallelhash");
@@ -434,10 +435,7 @@ impl ParallelHashFinalNode {
         let bytes = input.as_slice();
         let mut s = lock_py(py, &self.state);
         let node = s.as_mut().ok_or_else(finished)?;
-        let absorb = |node: &mut PhInner| match node {
-            PhInner::P128(f) => f.absorb_chaining_values(bytes),
-            PhInner::P256(f) => f.absorb_chaining_values(bytes),
-        };
+        let absorb = |node: &mut PhInner| each!(Ph, node, f => f.absorb_chaining_values(bytes));
         let r = if bytes.len() >= GIL_RELEASE_MIN {
             py.detach(|| absorb(node))
         } else {
@@ -475,11 +473,12 @@ impl ParallelHashFinalNode {
             let reader = |f: Result<keccakx::sponge::XofReader, keccakx::Error>, out: &mut [u8]| {
                 f.map(|mut r| r.read(out))
             };
-            let run = move || match (node, xof) {
-                (PhInner::P128(f), false) => f.finalize_into(out),
-                (PhInner::P256(f), false) => f.finalize_into(out),
-                (PhInner::P128(f), true) => reader(f.finalize_xof(), out),
-                (PhInner::P256(f), true) => reader(f.finalize_xof(), out),
+            let run = move || {
+                each!(Ph, node, f => if xof {
+                    reader(f.finalize_xof(), out)
+                } else {
+                    f.finalize_into(out)
+                })
             };
             result = if length >= GIL_RELEASE_MIN {
                 py.detach(run)
@@ -508,37 +507,14 @@ impl ParallelHashFinalNode {
     /// Chaining values absorbed so far.
     #[getter]
     fn blocks_absorbed(&self, py: Python<'_>) -> PyResult<u64> {
-        match lock_py(py, &self.state).as_ref().ok_or_else(finished)? {
-            PhInner::P128(f) => Ok(f.blocks_absorbed()),
-            PhInner::P256(f) => Ok(f.blocks_absorbed()),
-        }
+        let s = lock_py(py, &self.state);
+        Ok(each!(Ph, s.as_ref().ok_or_else(finished)?, f => f.blocks_absorbed()))
     }
 
     /// The number of blocks n = ceil(message_len / block_size).
     #[getter]
     fn block_count(&self) -> u64 {
         self.message_len.div_ceil(self.block_size as u64)
-    }
-
-    #[getter]
-    fn block_size(&self) -> usize {
-        self.block_size
-    }
-
-    #[getter]
-    fn message_len(&self) -> u64 {
-        self.message_len
-    }
-
-    /// Bytes per chaining value: 32 (128) or 64 (256).
-    #[getter]
-    fn cv_len(&self) -> usize {
-        self.cv_len
-    }
-
-    #[getter]
-    fn name(&self) -> &'static str {
-        self.name
     }
 
     fn __repr__(&self) -> String {

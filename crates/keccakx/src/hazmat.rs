@@ -78,6 +78,33 @@ use crate::rfc9861::{length_encode, KtFinalNode};
 use crate::sp800_185::ParallelHashOuter;
 use crate::sponge::XofReader;
 
+/// `$body` with `$r` a const rate equal to `$rate`, 168 (the 128-bit
+/// functions) or 136 (the 256-bit ones): the tree modes are generic over
+/// their rate ([`KtFinal<R>`](KtFinal), [`Kt<R>`](crate::rfc9861::Kt),
+/// [`ParallelHash<R>`](crate::sp800_185::ParallelHash)), and a front end
+/// that picks the function at run time writes its code once for both.
+/// Any rate other than 168 runs the 136 branch.
+///
+/// ```
+/// use keccakx::hazmat::KtFinal;
+/// fn cv_len(rate: usize) -> usize {
+///     keccakx::with_rate!(rate, R => KtFinal::<R>::CV_LEN)
+/// }
+/// assert_eq!((cv_len(168), cv_len(136)), (32, 64));
+/// ```
+#[macro_export]
+macro_rules! with_rate {
+    ($rate:expr, $r:ident => $body:expr) => {
+        if $rate == 168 {
+            const $r: usize = 168;
+            $body
+        } else {
+            const $r: usize = 136;
+            $body
+        }
+    };
+}
+
 /// KT's chunk size: S_0 and every leaf but the last are this long.
 pub const KT_CHUNK_LEN: usize = 8192;
 
