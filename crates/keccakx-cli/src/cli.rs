@@ -536,7 +536,10 @@ mod tests {
         for f in keccakx::field::Field::ALL {
             for word in keccakx_flags::flag(f).split(" or ") {
                 let long = word.strip_prefix("--").unwrap();
-                assert!(longs.contains(&long), "{word} (for {f:?}) is no option of sum");
+                assert!(
+                    longs.contains(&long),
+                    "{word} (for {f:?}) is no option of sum"
+                );
             }
         }
     }
