@@ -41,6 +41,10 @@ struct Device {
     hasher: OnceLock<Result<Arc<GpuHasher>, GpuError>>,
 }
 
+/// Merkle trees of at least this many leaves build their levels on the
+/// GPU (`Engine::merkle_nodes`) when the engine routes by cost.
+pub const GPU_MERKLE_MIN_LEAVES: usize = 1 << 16;
+
 /// Bytes one GPU call should carry (the modes gather this much).
 pub const GPU_BATCH_BYTES: usize = 256 << 20;
 
@@ -264,6 +268,23 @@ impl Engine for GpuEngine {
                 Ok(())
             }
         }
+    }
+    fn merkle_nodes(&self, tree: &mut [[u8; 32]]) -> Option<Result<(), EngineError>> {
+        // Small trees: level batches on the cores win (a GPU call costs
+        // ~100 µs before any hashing), unless routing is off.
+        if self.routing && tree.len() < 2 * GPU_MERKLE_MIN_LEAVES {
+            return None;
+        }
+        let h = match self.hasher() {
+            Ok(h) => h,
+            Err(e) => {
+                return Some(Err(EngineError {
+                    engine: "cuda",
+                    message: format!("cannot open the GPU: {e}"),
+                }))
+            }
+        };
+        Some(h.merkle_nodes_in_place(tree).map_err(Self::err))
     }
     fn batch_hint(&self) -> BatchHint {
         BatchHint {

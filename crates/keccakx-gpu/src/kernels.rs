@@ -26,6 +26,9 @@ pub const PAPER_STATES: u32 = 4;
 /// 4 messages a block (small grids spread over the SMs).
 pub const WARP_THREADS: u32 = 128;
 
+/// Threads per block of the Merkle kernels (merkle.cu).
+pub const MERKLE_THREADS: u32 = 128;
+
 /// Headers every module may include, by the name used in `#include`.
 pub const HEADERS: [(&str, &str); 2] = [
     (
@@ -54,6 +57,9 @@ pub enum Module {
     Paper,
     /// Batch hashing, one warp per message (warp.cu): 24, 12 and any rounds.
     Warp,
+    /// The inner nodes of an OpenZeppelin Merkle tree, device-resident
+    /// (merkle.cu).
+    Merkle,
 }
 
 impl Module {
@@ -68,6 +74,7 @@ impl Module {
         #[cfg(feature = "research")]
         Module::Paper,
         Module::Warp,
+        Module::Merkle,
     ];
 
     /// Short name (cache files, messages).
@@ -81,6 +88,7 @@ impl Module {
             #[cfg(feature = "research")]
             Module::Paper => "paper",
             Module::Warp => "warp",
+            Module::Merkle => "merkle",
         }
     }
 
@@ -93,6 +101,7 @@ impl Module {
             #[cfg(feature = "research")]
             Module::Paper => "paper.cu",
             Module::Warp => "warp.cu",
+            Module::Merkle => "merkle.cu",
         }
     }
 
@@ -107,6 +116,7 @@ impl Module {
             #[cfg(feature = "research")]
             Module::Paper => include_str!("../kernels/paper.cu"),
             Module::Warp => include_str!("../kernels/warp.cu"),
+            Module::Merkle => include_str!("../kernels/merkle.cu"),
         }
     }
 
@@ -152,6 +162,7 @@ impl Module {
             #[cfg(feature = "research")]
             Module::Paper => &["kx_paper_batch", "kx_paper_perm"],
             Module::Warp => &["kx_warp_r24", "kx_warp_r12", "kx_warp_rn"],
+            Module::Merkle => &["kx_merkle_nodes", "kx_merkle_leaves"],
         }
     }
 
@@ -183,6 +194,9 @@ pub fn compile_options(module: Module) -> Vec<String> {
     v.push("-DKX_RESEARCH".into());
     if module == Module::Warp {
         v.push(format!("-DKX_WARP_THREADS={WARP_THREADS}"));
+    }
+    if module == Module::Merkle {
+        v.push(format!("-DKX_MERKLE_THREADS={MERKLE_THREADS}"));
     }
     // The test-only mutation switch (kernels/keccak_f1600.cuh, KX_MUTATE):
     // compiled in only with the `mutation` feature, on only under

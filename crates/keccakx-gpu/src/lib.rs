@@ -54,7 +54,7 @@ pub mod tree;
 pub use cost::{CostModel, Route};
 pub use cudarc;
 pub use device::{device_details, devices, nvrtc_version, DeviceDetails, DeviceInfo};
-pub use engine::{GpuEngine, GPU_BATCH_BYTES};
+pub use engine::{GpuEngine, GPU_BATCH_BYTES, GPU_MERKLE_MIN_LEAVES};
 pub use error::GpuError;
 #[cfg(feature = "research")]
 pub use hasher::{perm_reference, PermKernel};

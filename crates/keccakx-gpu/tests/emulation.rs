@@ -55,6 +55,7 @@ fn build_harness() -> Result<PathBuf, String> {
         "kernels/perm.cu",
         "kernels/paper.cu",
         "kernels/warp.cu",
+        "kernels/merkle.cu",
     ] {
         let text = std::fs::read(format!("{CRATE}/{f}")).map_err(|e| format!("{f}: {e}"))?;
         h.update(&(text.len() as u64).to_le_bytes());
@@ -646,6 +647,56 @@ fn permutations_match_the_cpu() {
     }
 }
 
+/// The Merkle kernel (merkle.cu): OpenZeppelin trees of random leaves
+/// (powers of two and not, duplicates, equal prefixes) built level by level
+/// as the GPU does, against keccakx's Merkle mode on the CPU (every node),
+/// and the sorted-pair rule itself: node = keccak256(min || max).
+#[test]
+fn merkle_kernel_matches_the_cpu_tree() {
+    if harness().is_none() {
+        return;
+    }
+    let mut rng = Rng(0x4D45_524B_4C45_0001);
+    for n in [
+        1usize, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 64, 100, 257, 1024, 3000,
+    ] {
+        let mut leaves: Vec<[u8; 32]> = (0..n).map(|_| rng.bytes(32).try_into().unwrap()).collect();
+        if n > 4 {
+            // Pairs that differ only in their last byte, and a duplicate.
+            let mut twin = leaves[1];
+            twin[31] ^= 1;
+            leaves[2] = twin;
+            leaves[4] = leaves[3];
+        }
+        let mut inp = Vec::new();
+        for x in [7u64, 0, 0, n as u64] {
+            inp.extend_from_slice(&x.to_le_bytes());
+        }
+        for l in &leaves {
+            inp.extend_from_slice(l);
+        }
+        let got = run(&inp);
+        let want =
+            keccakx::merkle::build_nodes(&leaves, &keccakx::engine::Scalar, &mut |_| {}).unwrap();
+        assert_eq!(got.len(), want.len() * 32, "n = {n}");
+        for (i, (g, w)) in got.chunks_exact(32).zip(&want).enumerate() {
+            assert_eq!(g, w, "n = {n}: node {i}");
+        }
+        // The rule, spelled out for the root's children.
+        if n >= 2 {
+            let (l, r) = (&want[1], &want[2]);
+            let (lo, hi) = if l <= r { (l, r) } else { (r, l) };
+            let mut m = lo.to_vec();
+            m.extend_from_slice(hi);
+            let mut h = [0u8; 32];
+            keccakx::engine::LaneSpec::new(136, 24, 0x01)
+                .unwrap()
+                .hash_one(&m, &mut h);
+            assert_eq!(&got[..32], &h, "n = {n}: root = keccak256(sorted children)");
+        }
+    }
+}
+
 /// The checks above can fail: with the kernels' mutation switch on (one bit
 /// of lane 0 of each output flipped), every one of them must fail. Runs
 /// this test binary again, once per check, with `KECCAKX_GPU_MUTATE=1`.
@@ -663,6 +714,7 @@ fn the_mutation_switch_fails_every_check() {
         "warp_kernel_matches_the_cpu",
         "paper_kernel_matches_the_cpu",
         "permutations_match_the_cpu",
+        "merkle_kernel_matches_the_cpu_tree",
     ] {
         let out = Command::new(&exe)
             .args([check, "--exact", "--test-threads=1"])

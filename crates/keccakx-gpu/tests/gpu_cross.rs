@@ -16,6 +16,10 @@ use keccakx_gpu::{
     BatchKernel, GpuError, GpuHasher, InputPath, KtVariant, Layout, PhVariant, RawLayout,
 };
 
+// The rate-specialized kernels, host input without staging, Merkle trees.
+#[path = "gpu_cross/paths.rs"]
+mod paths;
+
 fn shared() -> Option<&'static GpuHasher> {
     static H: OnceLock<Result<GpuHasher, GpuError>> = OnceLock::new();
     match H.get_or_init(|| GpuHasher::new(0)) {
@@ -331,108 +335,6 @@ fn kt_on_the_device_matches_rfc9861() {
 /// group's chaining values while the next runs. Random data, no leaf equal
 /// to another, against the CPU: a leaf or a group out of place changes
 /// the digest.
-/// The rate-specialized direct kernels (whole blocks loaded back to back)
-/// on the device: for each rate and round count they exist for, one
-/// message of every length from 0 to 600 blocks at a block edge or inside,
-/// 8-byte aligned (the `Direct` conditions), into a poisoned output; and the
-/// run-time-rate kernel they replace, with `research`.
-#[test]
-fn rate_specialized_kernels_match_the_cpu_up_to_600_blocks() {
-    let Some(gpu) = own() else { return };
-    let mut rng = Rng(0x5EED_0136);
-    let kernels = [
-        BatchKernel::Direct,
-        #[cfg(feature = "research")]
-        BatchKernel::DirectAnyRate,
-    ];
-    let s = |r, n, d| LaneSpec::new(r, n, d).unwrap();
-    for (name, spec, out_len) in [
-        ("sha3-256", s(136, 24, 0x06), 32),
-        ("shake128/400", s(168, 24, 0x1F), 400),
-        ("kt128 leaf", s(168, 12, 0x0B), 32),
-        ("kt256 leaf", s(136, 12, 0x0B), 64),
-    ] {
-        let r = spec.rate_bytes;
-        let mut data = Vec::new();
-        let (mut offsets, mut lengths) = (Vec::new(), Vec::new());
-        for k in 0..=600usize {
-            let len = [k * r, (k * r).saturating_sub(1), k * r + 1, k * r + r / 2][k % 4];
-            offsets.push(data.len() as u64);
-            lengths.push(len as u64);
-            data.extend(rng.bytes(len));
-            data.resize(data.len().div_ceil(8) * 8, 0xEE);
-        }
-        let msgs: Vec<&[u8]> = offsets
-            .iter()
-            .zip(&lengths)
-            .map(|(&o, &l)| &data[o as usize..(o + l) as usize])
-            .collect();
-        let want = cpu(&spec, &msgs, out_len);
-        let d = gpu.upload(&data).unwrap();
-        for kernel in kernels {
-            gpu.set_batch_kernel(kernel);
-            let mut out = poisoned(want.len());
-            let layout = Layout::Indexed {
-                offsets: &offsets,
-                lengths: &lengths,
-            };
-            gpu.hash_many_device(&spec, &d, layout, out_len, &mut out)
-                .unwrap();
-            for (k, (g, w)) in out
-                .chunks_exact(out_len)
-                .zip(want.chunks_exact(out_len))
-                .enumerate()
-            {
-                assert!(
-                    g == w,
-                    "{kernel:?} {name}: message {k} of {} bytes",
-                    lengths[k]
-                );
-            }
-        }
-    }
-}
-
-/// Host-fed strided batches copied straight from the caller's memory:
-/// registered for the call (above the size threshold), page-locked by the
-/// caller beforehand (`register_host`), and staged (threshold never
-/// reached); each into a poisoned output, with the ramped chunk sizes of a
-/// small pipeline chunk (many chunks).
-#[test]
-fn host_input_registered_pinned_and_staged_match_the_cpu() {
-    use keccakx_gpu::HostInput;
-    let Some(gpu) = own() else { return };
-    let mut rng = Rng(0x5EED_4E61);
-    let spec = LaneSpec::new(136, 24, 0x06).unwrap();
-    let (count, stride, len) = (20_000usize, 1032usize, 1027usize);
-    let data = rng.bytes(count * stride);
-    let msgs: Vec<&[u8]> = (0..count)
-        .map(|i| &data[i * stride..i * stride + len])
-        .collect();
-    let want = cpu(&spec, &msgs, 32);
-    gpu.set_chunk_bytes(1 << 20);
-    let run = |expect: HostInput| {
-        let mut out = poisoned(count * 32);
-        gpu.hash_strided(&spec, &data, stride, len, count, 32, &mut out)
-            .unwrap();
-        let st = gpu.last_pipeline_stats();
-        assert!(out == want, "{expect:?}: digests differ");
-        assert_eq!(st.host_input, expect);
-        assert!(st.chunks > 4, "{} chunks", st.chunks);
-    };
-    gpu.set_register_min_bytes(usize::MAX);
-    run(HostInput::Staged);
-    gpu.set_register_min_bytes(1 << 20);
-    run(HostInput::Registered);
-    {
-        let pinned = gpu.register_host(&data).unwrap();
-        assert_eq!(pinned.bytes().len(), data.len());
-        run(HostInput::PageLocked);
-    }
-    gpu.set_register_min_bytes(usize::MAX);
-    run(HostInput::Staged);
-}
-
 #[test]
 fn kt_over_two_gib_in_several_leaf_groups() {
     use rayon::prelude::*;

@@ -15,6 +15,8 @@
 //!   chunk's upload with the current kernel;
 //! - `host`: host-fed input copied straight from the caller's page-locked
 //!   (or registered) memory, and the ramped chunk sizes of such batches;
+//! - `merkle`: OpenZeppelin Merkle trees built level by level in device
+//!   memory (leaves from the host or left on the device);
 //! - `pack`: cutting a batch into chunks and packing messages on all cores;
 //! - `layout`: where messages lie in a device buffer, the parameter checks
 //!   and the kernel's parameter block;
@@ -37,6 +39,7 @@ mod launch;
 mod layout;
 mod leaves;
 mod load;
+mod merkle;
 mod pack;
 mod pipeline;
 #[cfg(feature = "research")]
@@ -50,6 +53,7 @@ pub use handle::{GpuHasher, InputPath, PipelineStats};
 pub use host::{ramp_chunks, HostInput, HostRegistration, DEFAULT_REGISTER_MIN_BYTES};
 pub use layout::{check_spec, Layout, RawLayout};
 pub use load::choose_target;
+pub use merkle::merkle_runs;
 pub use pack::{DEFAULT_CHUNK_BYTES, MAX_CHUNK_BYTES, MIN_LAUNCH_MESSAGES};
 #[cfg(feature = "research")]
 pub use research::{perm_reference, PermKernel};

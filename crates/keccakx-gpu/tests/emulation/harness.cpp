@@ -14,6 +14,8 @@
 //              n, rate, suffix, out_len, rounds, uniform, stride, msg_len, data_len,
 //              [n offsets, n lengths unless uniform], data_len data bytes
 //              -> stdout: n * out_len bytes
+//   mode 7:    Merkle tree (merkle.cu): 0, 0, n, n * 32 leaf bytes
+//              -> stdout: the tree, (2n - 1) * 32 bytes, root first
 //   mode 3:    lane type, rounds template, run-time rounds, count, count * 25 lanes
 //              -> stdout: count * 25 lanes
 #include <cstdio>
@@ -25,6 +27,7 @@
 #include "paper.cu"
 #include "perm.cu"
 #include "warp.cu"
+#include "merkle.cu"
 
 static kx_u64 rd() {
     kx_u64 v;
@@ -243,6 +246,25 @@ int main() {
     const kx_u64 mode = rd();
     const kx_u64 lane_type = rd();
     const int rounds_t = (int)rd();
+    if (mode == 7) {
+        // The leaves placed, then the runs of nodes whose children are
+        // done, each run's nodes in any order (here: last first), as the
+        // host launches them.
+        const kx_u64 n = rd();
+        std::vector<unsigned char> leaves(n * 32), tree((2 * n - 1) * 32, 0xA5);
+        if (n && fread(leaves.data(), 1, leaves.size(), stdin) != leaves.size()) {
+            fprintf(stderr, "harness: short leaves\n");
+            return 2;
+        }
+        for (kx_u64 k = 0; k < n; ++k) kx_merkle_place(tree.data(), leaves.data(), n, k);
+        for (kx_u64 hi = n - 1; hi > 0;) {
+            const kx_u64 lo = hi / 2;
+            for (kx_u64 i = hi; i-- > lo;) kx_merkle_node<KxSplit>(tree.data(), i);
+            hi = lo;
+        }
+        fwrite(tree.data(), 1, tree.size(), stdout);
+        return 0;
+    }
     if (mode == 3) {
         const kx_u32 runtime_rounds = (kx_u32)rd();
         const kx_u64 count = rd();

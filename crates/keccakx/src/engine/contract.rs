@@ -165,6 +165,19 @@ pub trait Engine: Send + Sync {
     fn threads(&self) -> usize {
         1
     }
+    /// The inner nodes of an OpenZeppelin-layout Merkle tree in `tree`
+    /// (2n - 1 nodes of 32 bytes, root first, node i's children 2i + 1 and
+    /// 2i + 2, the n leaves in place at the end; node = Keccak-256 of the
+    /// sorted pair), every level in one call, where the engine has a way
+    /// faster than level batches (a GPU keeps the levels in its memory).
+    /// `None`, with nothing done: no such way, the Merkle mode batches the
+    /// levels itself (the default).
+    fn merkle_nodes(
+        &self,
+        _tree: &mut [[u8; 32]],
+    ) -> Option<core::result::Result<(), EngineError>> {
+        None
+    }
 }
 
 /// A borrowed engine is an engine (every method forwarded).
@@ -224,6 +237,9 @@ impl<E: Engine + ?Sized> Engine for $ptr {
     }
     fn threads(&self) -> usize {
         (**self).threads()
+    }
+    fn merkle_nodes(&self, tree: &mut [[u8; 32]]) -> Option<core::result::Result<(), EngineError>> {
+        (**self).merkle_nodes(tree)
     }
 }
     )*};

@@ -110,6 +110,20 @@ impl<E: Engine> Engine for Fallback<E> {
     fn threads(&self) -> usize {
         self.primary.threads()
     }
+    fn merkle_nodes(&self, tree: &mut [[u8; 32]]) -> Option<Result<(), EngineError>> {
+        // A failure is recorded and the Merkle mode batches the levels on
+        // the CPU (`None`).
+        if self.sticky && self.has_failed() {
+            return None;
+        }
+        match self.primary.merkle_nodes(tree)? {
+            Ok(()) => Some(Ok(())),
+            Err(e) => {
+                self.record(e);
+                None
+            }
+        }
+    }
 }
 
 #[cfg(test)]

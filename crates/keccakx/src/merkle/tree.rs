@@ -428,6 +428,12 @@ pub fn build_nodes(
     }
     // The leaves are in place: the hashing starts.
     tick(0);
+    // An engine that builds every level at once (a GPU, in its memory).
+    if let Some(r) = engine.merkle_nodes(&mut tree) {
+        r?;
+        tick(n - 1);
+        return Ok(tree);
+    }
     let chunk = chunk_for(engine);
     let mut msgs = Vec::new();
     // Nodes hi.. are done; lo..hi have all their children (2 lo + 1 >= hi).
