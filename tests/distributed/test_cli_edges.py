@@ -8,6 +8,7 @@ no hang."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -157,13 +158,29 @@ def test_ctrl_c_is_130_without_tracebacks(tmp_path, rng, cluster_cli):
 def test_same_check_lists_same_bytes(edge_dir, cluster, keccakx_bin, cluster_cli, rng):
     """One checksum-file library behind both commands: every kind of line
     (GNU, --tag, sha3sum's SHAKE lengths, base64 digests, escaped names,
-    single-space lines, a `-` entry for standard input, bad lines, missing
-    and changed files, refused parameters) gives the same bytes and status."""
+    single-space lines, sha3sum's U (universal newlines) and ^ (bits)
+    lines, a `-` entry for standard input, bad lines, missing and changed
+    files, refused parameters and reading modes) gives the same bytes and
+    status."""
     ks = lambda *a: subprocess.run([keccakx_bin, "sum", *a], cwd=edge_dir, capture_output=True, check=True).stdout
     odd = b"new\nline\\back"
     (edge_dir / os.fsdecode(odd)).write_bytes(b"odd")
     (edge_dir / "changed.bin").write_bytes(b"before")
     data = rng.randbytes(CHUNK + 3)
+    # Text with CR LF and lone CRs (past the 512 bytes sha3sum's text test
+    # reads), and '0'/'1' characters that end inside a byte.
+    (edge_dir / "crlf.txt").write_bytes(b"line\r\n" * 100 + b"lone\rend")
+    (edge_dir / "bits.txt").write_bytes(b"0110 1001\n1 1\n" * 3 + b"101")
+    modes = [
+        ks("-U", "crlf.txt"),
+        ks("-0", "bits.txt"),
+        ks("-a", "512", "-U", "crlf.txt"),
+        ks("-a", "shake128", "-l", "168", "-0", "bits.txt"),
+        ks("-U", "f.bin"),  # not text: hashed as it is
+        ks("-U", "crlf.txt").replace(b"U", b"^", 1),  # read as bits: another digest, FAILED
+        b"0" * 64 + b" Ugone.bin\n",
+    ]
+    (edge_dir / "modes.sums").write_bytes(b"".join(modes))
     lines = [
         b"# a comment\r\n",
         ks("f.bin", os.fsdecode(odd)),
@@ -197,6 +214,9 @@ def test_same_check_lists_same_bytes(edge_dir, cluster, keccakx_bin, cluster_cli
         ["-c", "-w", "-a", "shake128", "mixed.sums"],
         ["-c", "-w", "-a", "sha3-512", "mixed.sums"],
         ["-c", "single.sums"],
+        ["-c", "-w", "modes.sums"],
+        ["-c", "-w", "-a", "kt128", "-l", "32", "modes.sums"],
+        ["-c", "-w", "-a", "tuplehash128", "-l", "32", "modes.sums"],
         ["-c", "-w", "--key-hex", "00ff", "kmac.sums"],
         ["-c", "-w", "--customization", "c", "kmac.sums"],
         ["-c", "-w", "-a", "sha3-256", "--customization", "c", "kmac.sums"],
@@ -214,3 +234,34 @@ def test_same_check_lists_same_bytes(edge_dir, cluster, keccakx_bin, cluster_cli
     assert r[0] == 0 and r[1] == b"-: OK\nf.bin: OK\n", r
     r = both(keccakx_bin, cluster_cli, edge_dir, ["-c", "-w", "-"], cluster.address, stdin=stdin_line + ks("f.bin"))
     assert r[0] == 0 and b"1 line is improperly formatted" in r[2], r
+
+
+def test_check_list_is_streamed(edge_dir, cluster, keccakx_bin, cluster_cli):
+    """`-c -` answers a batch of lines while the list is still open (a
+    command that read the whole list first would wait for its end, and
+    this test would time out): the list is read, hashed and answered a
+    batch at a time, with bounded memory."""
+    line = subprocess.run([keccakx_bin, "sum", "f.bin"], cwd=edge_dir, capture_output=True, check=True).stdout
+    p = subprocess.Popen([cluster_cli, "sum", "--no-progress", "--scheduler", cluster.address, "-c", "-"],
+                         cwd=edge_dir, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        p.stdin.write(line * 300)  # more than the first batch (256 objects)
+        p.stdin.flush()
+        got = b""
+        deadline = time.monotonic() + 60
+        while not got.endswith(b"\n"):  # the list stays open meanwhile
+            left = deadline - time.monotonic()
+            assert left > 0 and select.select([p.stdout], [], [], left)[0], f"no answer before the list ended: {got!r}"
+            b = os.read(p.stdout.fileno(), 1 << 16)
+            assert b, p.stderr.read()
+            got += b
+        assert got.startswith(b"f.bin: OK\n"), got
+        p.stdin.write(line)
+        p.stdin.close()
+        rest = b"".join(iter(lambda: os.read(p.stdout.fileno(), 1 << 16), b""))
+        assert p.wait(timeout=120) == 0, p.stderr.read()
+        assert got + rest == b"f.bin: OK\n" * 301
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()

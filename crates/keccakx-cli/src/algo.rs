@@ -259,19 +259,8 @@ impl Algo {
     /// mode knows it only at the end: the whole file would have to be held).
     pub fn with_input(mut self, mode: InputMode) -> Result<Algo, String> {
         let bits_ok = matches!(self.info.family, Family::Registry(r) if r.takes_bits());
-        if mode == InputMode::Bits && !bits_ok {
-            return Err(format!(
-                "-a {}: bits mode (-0) is for SHA3-*, SHAKE*, Keccak-* and raw keccak, \
-                 whose messages may end inside a byte",
-                self.info.name
-            ));
-        }
-        if mode != InputMode::Bytes && self.needs_length() {
-            return Err(format!(
-                "-a {}: TupleHash puts the message's length first, which universal newlines \
-                 (-U) know only at the end; hash the file as it is",
-                self.info.name
-            ));
+        if let Some(why) = keccakx::sumfile::reading::refusal(bits_ok, self.needs_length(), mode) {
+            return Err(format!("-a {}: {why}", self.info.name));
         }
         self.input = mode;
         Ok(self)

@@ -6,10 +6,11 @@
 
 use keccakx::registry::{AlgorithmInfo, Hasher, Params};
 use keccakx::sumfile::report::{Result as Line, Said, Tally, Verbosity};
-use keccakx::sumfile::{self, Registry, Rules};
+use keccakx::sumfile::{self, reading, Mode, Registry, Rules};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::sync::Mutex;
 
 /// One output line, byte for byte as `keccakx sum` writes it.
 #[pyfunction]
@@ -122,7 +123,8 @@ impl CheckList {
 
     /// One line of the list as read (with its newline): None for a comment
     /// or an empty line, False when improperly formatted, else (name,
-    /// expected digest, algorithm name, whether the file is read as bytes).
+    /// expected digest, algorithm name, how the file is read: its mode's
+    /// mark, `' '` for the bytes as they are, `'U'` or `'^'`).
     fn parse<'py>(&mut self, py: Python<'py>, raw: &[u8]) -> PyResult<Bound<'py, PyAny>> {
         let Some(text) = sumfile::line_text(raw) else {
             return Ok(py.None().into_bound(py));
@@ -133,7 +135,7 @@ impl CheckList {
                 PyBytes::new(py, &e.name),
                 PyBytes::new(py, &e.expected),
                 e.alg.name,
-                e.mode == sumfile::Mode::Bytes,
+                char::from(e.mode.mark(false)),
             )
                 .into_pyobject(py)?
                 .into_any(),
@@ -141,12 +143,14 @@ impl CheckList {
     }
 
     /// Why `keccakx sum` refuses the algorithm of a parsed line with its
-    /// output of `length` bytes and the list's parameters, or None.
-    #[pyo3(signature = (algorithm, length, **params))]
+    /// output of `length` bytes, its reading mode (`mode`: the mark) and
+    /// the list's parameters, or None.
+    #[pyo3(signature = (algorithm, length, mode=' ', **params))]
     fn refusal(
         &self,
         algorithm: &str,
         length: usize,
+        mode: char,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Option<String>> {
         let info = Registry::find(algorithm)
@@ -154,9 +158,15 @@ impl CheckList {
         let own = std::ptr::eq(info, self.rules.alg);
         let mut p = given(info, None, !own, params)?;
         p.length = info.variable_len.then_some(length);
-        Ok(Hasher::new(info.name, &p)
-            .err()
-            .map(|e| format!("-a {}: {}", info.name, keccakx_flags::spelled(&e))))
+        if let Err(e) = Hasher::new(info.name, &p) {
+            return Ok(Some(format!(
+                "-a {}: {}",
+                info.name,
+                keccakx_flags::spelled(&e)
+            )));
+        }
+        let why = reading::refusal(info.takes_bits(), info.needs_input_length(), mode_of(mode)?);
+        Ok(why.map(|w| format!("-a {}: {w}", info.name)))
     }
 
     /// An improperly formatted line (its number; why, when there is more
@@ -212,9 +222,86 @@ impl CheckList {
     }
 }
 
+/// A reading mode from its mark (`' '` or `'*'`, `'U'`, `'^'`).
+fn mode_of(mark: char) -> PyResult<Mode> {
+    u8::try_from(mark)
+        .ok()
+        .and_then(Mode::from_mark)
+        .ok_or_else(|| PyValueError::new_err(format!("{mark:?} is not a checksum line's mark")))
+}
+
+/// A listed file hashed as `keccakx sum --check` hashes it for a line with
+/// a reading mode's mark: its bytes translated (universal newlines, or
+/// '0'/'1' characters as bits) on their way into the function.
+#[pyclass(module = "keccakx._keccakx")]
+pub struct ReadingHasher {
+    state: Mutex<Option<(reading::Translator, Hasher)>>,
+}
+
+#[pymethods]
+impl ReadingHasher {
+    /// `algorithm` (a registry name) with `length` output bytes (for a
+    /// variable-length function) and `keccakx.new`'s keywords, reading in
+    /// `mode` (the line's mark). ValueError: the refusal `keccakx sum`
+    /// gives for such a line.
+    #[new]
+    #[pyo3(signature = (algorithm, mode, length, **params))]
+    fn new(
+        algorithm: &str,
+        mode: char,
+        length: usize,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<ReadingHasher> {
+        let info = Registry::find(algorithm)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown algorithm {algorithm:?}")))?;
+        let mode = mode_of(mode)?;
+        let mut p = given(info, None, false, params)?;
+        p.length = info.variable_len.then_some(length);
+        let h = Hasher::new(info.name, &p).map_err(|e| {
+            PyValueError::new_err(format!("-a {}: {}", info.name, keccakx_flags::spelled(&e)))
+        })?;
+        if let Some(why) = reading::refusal(info.takes_bits(), info.needs_input_length(), mode) {
+            return Err(PyValueError::new_err(format!("-a {}: {why}", info.name)));
+        }
+        Ok(ReadingHasher {
+            state: Mutex::new(Some((reading::Translator::new(mode), h))),
+        })
+    }
+
+    /// The next piece of the file (any buffer), translated and absorbed
+    /// with the GIL released.
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let input = crate::buffer::Input::new(data, "update()")?;
+        let bytes = input.as_slice();
+        let mut s = crate::gil::lock_py(py, &self.state);
+        let Some((t, h)) = s.as_mut() else {
+            return Err(PyValueError::new_err("update() after digest()"));
+        };
+        py.detach(|| t.feed(bytes, &mut |m| h.update(m)));
+        Ok(())
+    }
+
+    /// The digest of the file (the object is spent).
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = crate::gil::lock_py(py, &self.state);
+        let Some((mut t, mut h)) = s.take() else {
+            return Err(PyValueError::new_err("digest() called twice"));
+        };
+        if let Some((byte, n)) = t.finish(&mut |m| h.update(m)) {
+            h.update_bits(&[byte], n.into())
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+        let out = h
+            .try_finalize()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyBytes::new(py, &out))
+    }
+}
+
 /// Register the functions and the class above on the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CheckList>()?;
+    m.add_class::<ReadingHasher>()?;
     m.add_function(wrap_pyfunction!(_sumfile_format_line, m)?)?;
     m.add_function(wrap_pyfunction!(_sumfile_quote, m)?)?;
     m.add_function(wrap_pyfunction!(_sumfile_refusal, m)?)?;

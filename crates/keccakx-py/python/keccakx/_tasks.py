@@ -223,13 +223,13 @@ def whole(t: Target, spec) -> bytes:
                                             algorithm=spec.name)
         node.update(ph_run(t, spec.name, spec.block_size, 0, t.size))
         return node.finalize(spec.out_len)
-    h = spec.hasher(t.size)
+    h = spec.reading_hasher() if spec.kind == "read" else spec.hasher(t.size)
     with _Reader(t) as r:
         for _, view in r.units(0, t.size, READ_UNIT):
             h.update(view)
         if t.local and r.src.read_at(_buffer(1), t.size) != 0:
             raise changed(t.name)  # it grew
-    return spec.finish(h)
+    return h.digest() if spec.kind == "read" else spec.finish(h)
 
 
 def whole_group(targets: list, spec_of: list) -> list:

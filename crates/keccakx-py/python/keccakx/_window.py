@@ -17,13 +17,17 @@ import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from . import _tasks, hazmat
 
 #: Small objects are hashed many to a task, up to this many per task.
 GROUP_MAX = 256
+
+#: Passed along instead of a task (or job, or item) when the input would
+#: block (a checksum list on a pipe with no more lines yet): the window
+#: answers what is in flight before anything waits for more input.
+WAIT = object()
 
 
 @dataclass(eq=False)
@@ -41,10 +45,22 @@ class Slot:
     future: Any = field(default=None, repr=False)
 
 
-def slots(jobs: list, token: str, group_bytes: int):
-    """Every task of ``jobs``, in job order. Objects that are not split
-    (sequential functions, or no larger than their part size) are grouped
-    into tasks of about ``group_bytes`` (at most GROUP_MAX objects)."""
+def slots(batches, token: str, window: int):
+    """Every task of the jobs in ``batches`` (lists of jobs), in job order.
+    Objects that are not split (sequential functions, or no larger than
+    their part size) are grouped: at most GROUP_MAX objects and about
+    (their bytes in the batch / window) bytes, 1-64 MiB, per task, so that
+    a batch still gives every worker thread a few tasks."""
+    for jobs in batches:
+        if jobs is WAIT:
+            yield WAIT
+            continue
+        small = sum(j.target.size for j in jobs if j.spec.kind not in ("kt", "ph") or j.target.size <= j.part_size)
+        group_bytes = max(1 << 20, min(64 << 20, small // max(1, window)))
+        yield from _batch_slots(jobs, token, group_bytes)
+
+
+def _batch_slots(jobs: list, token: str, group_bytes: int):
     group, gbytes = [], 0
 
     def flush():
@@ -107,16 +123,28 @@ class Stream:
         self.ready = {}
         self.ac = as_completed([], loop=client.loop, with_results=True, raise_errors=False)
         self.done = False
+        self.waiting = False  # the input would block: no more tasks until those in flight are taken
 
     def _top_up(self):
         if self.done or len(self.pending) > self.window // 2:
             return
+        if self.waiting and self.pending:
+            # The input would block: take what is in flight first.
+            return
+        self.waiting = False
         batch = []
-        while not self.done and len(self.pending) + len(batch) < self.window:
-            got = list(islice(self.it, self.window - len(self.pending) - len(batch)))
-            if not got:
+        while len(self.pending) + len(batch) < self.window:
+            s = next(self.it, None)
+            if s is None:
                 self.done = True
-            batch.extend(s for s in got if s.kind == "group" or s.jobs[0].error is None)
+                break
+            if s is WAIT:
+                if self.pending or batch:
+                    self.waiting = True
+                    break
+                continue  # nothing in flight: waiting for input is all there is to do
+            if s.kind == "group" or s.jobs[0].error is None:
+                batch.append(s)
         by_func = {}
         for s in batch:
             by_func.setdefault(s.func, []).append(s)
@@ -165,8 +193,8 @@ class Bar:
     """A text progress bar on standard error (standard output carries the
     results): bytes taken by the final nodes over all bytes of the job."""
 
-    def __init__(self, total: int, width: int = 40):
-        self.total = max(1, total)
+    def __init__(self, total: int = 0, width: int = 40):
+        self.total = total
         self.width = width
         self.done = 0
         self.t0 = time.monotonic()
@@ -179,12 +207,16 @@ class Bar:
         except (OSError, ValueError):  # stderr closed
             pass
 
+    def grow(self, n: int):
+        """More bytes listed (a job listed a batch at a time)."""
+        self.total += n
+
     def add(self, n: int):
         self.done += n
         now = time.monotonic()
         if now - self.last >= 0.1 or self.done >= self.total:
             self.last = now
-            frac = min(1.0, self.done / self.total)
+            frac = min(1.0, self.done / max(1, self.total))
             self._write("\r[{0:<{1}}] | {2}% Completed | {3:.1f} s".format(
                 "#" * int(self.width * frac), self.width, int(100 * frac), now - self.t0))
 

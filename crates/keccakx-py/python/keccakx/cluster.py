@@ -6,7 +6,10 @@
 Prints the lines ``keccakx sum`` prints, byte for byte (GNU ``HASH  NAME``
 or ``--tag`` BSD lines, coreutils' escaping of names holding ``\\``, newline
 or carriage return, ``-z``), and ``-c`` checks them with ``keccakx sum -c``'s
-statuses, messages and exit codes. URLs are anything fsspec opens (paths,
+statuses, messages and exit codes, sha3sum's ``U`` (universal newlines) and
+``^`` (bits) lines included. A list is streamed: read, hashed and answered
+a batch of objects at a time through the bounded window (a list on a pipe
+gets the answers to what came so far before the command waits for more). URLs are anything fsspec opens (paths,
 ``file://``, ``s3://`` ...); a URL with ``*?[`` that names no object is
 expanded as a glob (a name that exists is always that object). Each object
 is hashed by :mod:`keccakx.distributed`: KT128/KT256/ParallelHash by byte
@@ -27,18 +30,24 @@ Groestl, JH, Skein), which the Python module lacks.
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import select
+import stat
 import signal
 import sys
 import hmac
+from collections import deque
 from dataclasses import dataclass
 
-from . import _keccakx, distributed
+from . import _keccakx, _window, distributed
 
 PROG = "keccakx-cluster"
 MAX_LENGTH = 1 << 20
 MAX_KEY_FILE = 1 << 20
 DEFAULT_ALGORITHM = "sha3-256"
+#: Algorithm instances kept for the lengths seen in one list (as keccakx sum).
+SPEC_CACHE_MAX = 256
 
 
 def warn(msg: str) -> None:
@@ -167,28 +176,84 @@ class Out:
 # ---------------------------------------------------------------- --check
 
 
-def read_list(file: str) -> bytes:
+#: Longest checksum line kept, as ``keccakx sum --check``: the hex of the
+#: longest digest and room for a tag and a long escaped name. A longer
+#: line is read past, not stored, and is improperly formatted (a comment
+#: stays a comment).
+MAX_LINE = 2 * MAX_LENGTH + (64 << 10)
+
+
+def open_list(file: str):
+    """A checksum list as a binary stream: standard input, a URL or a file."""
     if file == "-":
-        fd = _stdin_fd()
-        chunks = []
-        while True:
-            b = os.read(fd, 1 << 20)
-            if not b:
-                return b"".join(chunks)
-            chunks.append(b)
+        return os.fdopen(_stdin_fd(), "rb", buffering=0, closefd=False)
     if "://" in file:
         import fsspec
 
-        with fsspec.open(file, "rb") as f:
-            return f.read()
-    with open(file, "rb") as f:
-        return f.read()
+        try:
+            return fsspec.open(file, "rb").open()
+        except OSError:
+            raise
+        except Exception as e:  # a store's own errors, as an OSError with its words
+            raise OSError(str(e) or type(e).__name__) from None
+    return open(file, "rb", buffering=0)
 
 
-def check_one(content: bytes, label: str, is_stdin: bool, a, spec, params: dict, out: Out, run) -> bool:
-    """One checksum list: the library parses its lines and words the
-    report; the listed files are hashed by ``run`` (the cluster), an entry
-    ``-`` of a list that is not standard input by this process."""
+def _would_block(f) -> bool:
+    """Whether reading ``f`` (a pipe, a terminal) would wait for its writer;
+    never for a regular file."""
+    try:
+        fd = f.fileno()
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        return not select.select([fd], [], [], 0)[0]
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        return False
+
+
+def list_lines(f, before_wait=None):
+    """The lines of a list, each with its newline, read 64 KiB at a time;
+    None for a line longer than MAX_LINE (b"#" if it is a comment). Where
+    the next read would wait for a pipe's writer, yields WAIT first and
+    calls ``before_wait()`` (as keccakx sum: what came so far is answered
+    before waiting for more)."""
+    line = bytearray()
+    too_long = comment = False
+    started = False
+    while True:
+        if _would_block(f):
+            yield _window.WAIT
+            if before_wait is not None:
+                before_wait()
+        block = f.read(64 << 10)
+        if not block:
+            break
+        start = 0
+        while start < len(block):
+            started = True
+            i = block.find(b"\n", start)
+            end = len(block) if i < 0 else i + 1
+            if not too_long:
+                if len(line) + end - start > MAX_LINE:
+                    too_long = True
+                    comment = (bytes(line[:1]) or block[start:start + 1]) == b"#"
+                    line = bytearray()
+                else:
+                    line += block[start:end]
+            start = end
+            if i >= 0:
+                yield (b"#" if comment else None) if too_long else bytes(line)
+                line, too_long, comment, started = bytearray(), False, False, False
+    if started:
+        yield (b"#" if comment else None) if too_long else bytes(line)
+
+
+def check_one(f, label: str, is_stdin: bool, a, spec, params: dict, out: Out, stream) -> bool:
+    """One checksum list, streamed: the library parses its lines and words
+    the report; the listed files are hashed by ``stream`` (the cluster,
+    through its bounded window, results in order), an entry ``-`` of a
+    list that is not standard input by this process. Memory: the lines
+    read ahead of the answers (a batch of objects and the window's tasks)."""
     verbosity = a.verbosity or ""
     name = a.algorithm or DEFAULT_ALGORITHM
     cl = _keccakx.CheckList(
@@ -196,49 +261,65 @@ def check_one(content: bytes, label: str, is_stdin: bool, a, spec, params: dict,
         verbosity == "quiet", verbosity == "status", a.strict, verbosity == "warn", a.ignore_missing,
     )
     main = _info(name).name
-    specs = {(main, spec.out_len): spec}  # the list's algorithm, validated
+    specs = {(main, spec.out_len, " "): spec}  # the list's algorithm, validated
 
-    def spec_for(alg: str, n: int):
+    def spec_for(alg: str, n: int, mark: str):
         # As keccakx sum: the list's own algorithm takes every parameter
-        # given, another one those it takes.
-        if (alg, n) not in specs:
+        # given, another one those it takes; a reading mode (sha3sum's U
+        # or ^ mark) as the library reads it.
+        key = (alg, n, mark)
+        if key not in specs:
+            if len(specs) >= SPEC_CACHE_MAX:
+                specs.clear()
             info = _info(alg)
-            why = cl.refusal(alg, n, **params)
+            why = cl.refusal(alg, n, mark, **params)
             own = params if alg == main else params_for(info, params)
-            specs[alg, n] = why or make_spec(info, n if info.variable_len else None, own)
-        return specs[alg, n]
+            sp = why or specs.get((alg, n, " ")) or make_spec(info, n if info.variable_len else None, own)
+            specs[key] = sp if isinstance(sp, str) else sp.reading(mark)
+        return specs[key]
 
-    slots = []  # ("bad", lineno, why) or ("check", name, expected, index into items or -1 for stdin, spec)
-    items = []
-    for lineno, raw in enumerate(content.split(b"\n"), 1):
-        p = cl.parse(raw)
-        if p is None:
-            continue
-        if p is False or (is_stdin and p[0] == b"-"):
-            slots.append(("bad", lineno, None))
-            continue
-        ename, expected, alg, as_bytes = p
-        spec = spec_for(alg, len(expected)) if as_bytes else f"-a {alg}: sha3sum's U and ^ reading modes are not available in {PROG}"
-        if isinstance(spec, str):
-            slots.append(("bad", lineno, spec))
-        elif ename == b"-":
-            slots.append(("check", ename, expected, -1, spec))
+    pending = deque()  # ("bad", lineno, why) | ("stdin" | "check", name, expected, spec), in line order
+    read_error = None
+
+    def entries():
+        nonlocal read_error
+        lineno = 0
+        try:
+            for raw in list_lines(f, out.flush):
+                if raw is _window.WAIT:
+                    yield raw
+                    continue
+                lineno += 1
+                p = False if raw is None else cl.parse(raw)
+                if p is None:
+                    continue
+                if p is False or (is_stdin and p[0] == b"-"):
+                    pending.append(("bad", lineno, None))
+                    continue
+                ename, expected, alg, mark = p
+                sp = spec_for(alg, len(expected), mark)
+                if isinstance(sp, str):
+                    pending.append(("bad", lineno, sp))
+                elif ename == b"-":
+                    pending.append(("stdin", ename, expected, sp))
+                else:
+                    pending.append(("check", ename, expected, sp))
+                    yield os.fsdecode(ename), sp
+        except OSError as e:
+            read_error = e
+
+    def say(entry, result=None):
+        if entry[0] == "bad":
+            said = cl.malformed(entry[1], entry[2])
         else:
-            slots.append(("check", ename, expected, len(items), spec))
-            items.append((os.fsdecode(ename), spec))
-    results = run(items) if items else []
-    for slot in slots:
-        if slot[0] == "bad":
-            said = cl.malformed(slot[1], slot[2])
-        else:
-            _, ename, expected, idx, spec = slot
-            if idx < 0:
+            _, ename, expected, sp = entry
+            if entry[0] == "stdin":
                 try:
-                    digest, err = hash_stdin(spec), None
+                    digest, err = hash_stdin(sp), None
                 except OSError as e:
                     digest, err = None, e
             else:
-                digest, err = results[idx].digest, results[idx].error
+                digest, err = result.digest, result.error
             if err is not None:
                 said = cl.unread(ename, isinstance(err, FileNotFoundError), cause(err))
             else:
@@ -248,7 +329,14 @@ def check_one(content: bytes, label: str, is_stdin: bool, a, spec, params: dict,
             warn(w)
         if line is not None:
             out.write(line)
-    flush_first, warnings, passed = cl.summary()
+
+    for r in stream(entries()):
+        while pending[0][0] != "check":
+            say(pending.popleft())
+        say(pending.popleft(), r)
+    while pending:
+        say(pending.popleft())
+    flush_first, warnings, passed = cl.read_error(cause(read_error)) if read_error else cl.summary()
     if flush_first:
         out.flush()
     for w in warnings:
@@ -446,6 +534,13 @@ def hash_stdin(spec) -> bytes:
     and ParallelHash need the length first: their input is spooled to a
     temporary file ($TMPDIR)."""
     fd = _stdin_fd()
+    if spec.kind == "read":
+        h = spec.reading_hasher()
+        while True:
+            b = os.read(fd, 8 << 20)
+            if not b:
+                return h.digest()
+            h.update(b)
     if spec.kind in ("tuple", "ph"):
         import tempfile
 
@@ -540,35 +635,30 @@ def sum_main(a) -> int:
     try:
         with _client(scheduler, a.workers, a.connect_timeout) as client:
 
-            def run(items):
-                if not items:
-                    return []
-                # Check lines of tree functions whose part size does not fit
-                # (a -l/--block-size mix) fall back to the default.
-                ps = a.part_size
-                if ps is not None:
-                    for _, sp in items:
-                        try:
-                            distributed._check_part_size(ps, sp, "")
-                        except (TypeError, ValueError):
-                            ps = None
-                return distributed._run(items, client=client.get(), part_size=ps, progress=a.progress)
+            def stream(items):
+                # Objects listed, hashed and answered a batch at a time;
+                # a check line whose function the part size does not fit (a
+                # -l/--block-size mix) uses the default part size.
+                return distributed._stream(items, client.get, part_size=a.part_size, progress=a.progress)
 
             if a.check:
                 for file in a.urls:
                     is_stdin = file == "-"
                     label = quote(b"standard input") if is_stdin else quote(_os_bytes(file))
                     try:
-                        content = read_list(file)
+                        f = open_list(file)
                     except OSError as e:
                         warn(f"{label}: {cause(e)}")
                         status = 1
                         continue
-                    if not check_one(content, label, is_stdin, a, spec, params, out, run):
-                        status = 1
+                    try:
+                        if not check_one(f, label, is_stdin, a, spec, params, out, stream):
+                            status = 1
+                    finally:
+                        f.close()
             else:
                 urls = _expand_args(a.urls)
-                results = iter(run([(u, spec) for u in urls if u != "-"]))
+                results = stream((u, spec) for u in urls if u != "-")
                 for u in urls:
                     if u == "-":
                         try:

@@ -54,20 +54,25 @@ threads for them; an explicit client must be ``processes=False``).
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
-import stat
 import sys
-import uuid
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 import keccakx
-from . import _keccakx, _tasks, hazmat
-from . import _window as _window_mod
+from . import _jobs, _keccakx, _tasks, hazmat
+from . import _window as _window_mod  # noqa: F401 (tests spy on its slots)
+from ._jobs import DEFAULT_PART_SIZE, FileResult
+
+_object_error = _tasks.object_error
+_protocol = _jobs.protocol
+_fs = _jobs.fs_of
+_target = _jobs.target
+_check_part_size = _jobs.check_part_size
 
 __all__ = [
     "DEFAULT_PART_SIZE",
@@ -76,14 +81,6 @@ __all__ = [
     "hash_files",
     "local_cluster",
 ]
-
-#: Default bytes per range task (64 MiB): large enough that per-task
-#: overhead (a few ms) is well under 1% of the hashing time on one core,
-#: small enough to spread one object over many workers.
-DEFAULT_PART_SIZE = 64 << 20
-
-#: Tasks submitted ahead of the final nodes, per worker thread.
-_WINDOW_PER_THREAD = 8
 
 #: Seconds to wait for a scheduler given by address.
 CONNECT_TIMEOUT = 10
@@ -105,7 +102,20 @@ class _Spec:
     xof: bool
     binds_length: bool  # KMAC, TupleHash, ParallelHash: L is bound in
     params: tuple  # keyword parameters for keccakx.new, sorted
-    kind: str  # "kt", "ph", "tuple" or "seq"
+    kind: str  # "kt", "ph", "tuple", "seq", or "read" (a reading mode: whole, translated)
+    mode: str = " "  # how a file is read: sha3sum's mark (" ", "U" universal newlines, "^" bits)
+
+    def reading(self, mode: str) -> "_Spec":
+        """The same function reading its input in sha3sum's ``mode`` (a
+        checksum line's mark, ``U`` or ``^``): never split, translated on
+        the worker by the library (``keccakx sum --check``'s code)."""
+        if mode in (" ", "*"):
+            return self
+        _keccakx.ReadingHasher(self.name, mode, self.out_len, **dict(self.params))  # refused here, not per task
+        return dataclasses.replace(self, kind="read", mode=mode)
+
+    def reading_hasher(self):
+        return _keccakx.ReadingHasher(self.name, self.mode, self.out_len, **dict(self.params))
 
     @property
     def custom(self) -> bytes:
@@ -200,35 +210,6 @@ def _spec(algorithm: str, digest_size: Optional[int], params: dict) -> _Spec:
 # ---------------------------------------------------------------- results
 
 
-@dataclass
-class FileResult:
-    """One object's outcome: ``digest`` (bytes) or ``error`` (an exception
-    naming the object, e.g. ``FileNotFoundError``)."""
-
-    url: str
-    digest: Optional[bytes] = None
-    error: Optional[BaseException] = None
-    size: Optional[int] = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    def hexdigest(self) -> str:
-        if self.error is not None:
-            raise self.error
-        return self.digest.hex()
-
-
-_object_error = _tasks.object_error
-
-
-def _fs(url: str, storage_options: dict):
-    import fsspec
-
-    return fsspec.core.url_to_fs(url, **(storage_options or {}))
-
-
 # ---------------------------------------------------------------- clients
 
 
@@ -290,115 +271,6 @@ def _client_for(client, in_process: bool):
             yield c
     finally:
         cluster.close()
-
-
-def _workers_in_this_process(client) -> bool:
-    pids = client.run(os.getpid)
-    return bool(pids) and all(p == os.getpid() for p in pids.values())
-
-
-# ---------------------------------------------------------------- planning
-
-
-@dataclass(eq=False)
-class _Job:
-    index: int
-    url: str  # as given (results and errors name it)
-    spec: _Spec
-    part_size: int = 0
-    target: Optional[_tasks.Target] = None  # what the tasks open, as listed
-    error: Optional[BaseException] = None
-    digest: Optional[bytes] = None
-    node: Any = None  # a split job's final node while its results arrive
-    tail: Optional[bytes] = None
-
-    @property
-    def size(self) -> Optional[int]:
-        return None if self.target is None else self.target.size
-
-
-def _protocol(url: str) -> str:
-    return url.split("://", 1)[0] if "://" in url else "file"
-
-
-def _target(url: str, storage_options: dict) -> _tasks.Target:
-    """List one object, on the client: what the tasks will open, its size
-    and its stamp (size + mtime for files, size + ETag for stores)."""
-    if _protocol(url) == "file":
-        # The name as given (so that "f.bin/" is "Not a directory" and ""
-        # is "No such file or directory"), opened by the workers as an
-        # absolute path (their cwd is not ours; on other machines they must
-        # see the same file system).
-        path = url
-        if "://" in url:
-            try:
-                path = _fs(url, storage_options)[1]
-            except Exception as e:
-                raise _object_error(url, e) from None
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError) as e:
-            raise _object_error(url, e) from None
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), url)
-        return _tasks.Target(url, os.path.abspath(path), True, st.st_size, _tasks.local_stamp(st))
-    try:
-        fs, path = _fs(url, storage_options)
-        info = fs.info(path)
-    except Exception as e:
-        raise _object_error(url, e) from None
-    if info.get("type") == "directory":
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), url)
-    if info.get("size") is None:
-        raise OSError(errno.EIO, "the store reports no size for this object", url)
-    return _tasks.Target(url, url, False, int(info["size"]), _tasks.remote_stamp(info), storage_options or None)
-
-
-def _check_part_size(part_size, spec: _Spec, url: str) -> int:
-    if part_size is None:
-        unit = spec.block_size if spec.kind == "ph" else hazmat.CHUNK_LEN
-        return -(-DEFAULT_PART_SIZE // unit) * unit
-    if isinstance(part_size, bool) or not isinstance(part_size, int):
-        raise TypeError(f"{url}: part_size must be an int, not {type(part_size).__name__!r}")
-    if spec.kind == "kt" and (part_size <= 0 or part_size % hazmat.CHUNK_LEN):
-        raise ValueError(
-            f"{url}: part_size={part_size} is not a positive multiple of {spec.display}'s "
-            f"{hazmat.CHUNK_LEN}-byte chunk (try {max(1, round(part_size / hazmat.CHUNK_LEN)) * hazmat.CHUNK_LEN})"
-        )
-    if spec.kind == "ph" and (part_size <= 0 or part_size % spec.block_size):
-        b = spec.block_size
-        raise ValueError(
-            f"{url}: part_size={part_size} is not a positive multiple of the {spec.display} "
-            f"block size {b} (try {max(1, round(part_size / b)) * b})"
-        )
-    if part_size <= 0:
-        raise ValueError(f"{url}: part_size must be positive, got {part_size}")
-    return part_size
-
-
-def _take(client, job: _Job, slot, value, so: dict) -> None:
-    """Feed one task's result to its job's final node; finish the job after
-    its last task, checking that the object is still the one listed."""
-    spec = job.spec
-    if slot.kind == "ends":
-        head, job.tail = value
-        job.node = hazmat.KtFinalNode(job.size, custom=spec.custom, algorithm=spec.name)
-        job.node.absorb_head(head)
-    else:
-        if job.node is None:
-            job.node = hazmat.ParallelHashFinalNode(
-                job.size, block_size=spec.block_size, custom=spec.custom, algorithm=spec.name
-            )
-        job.node.update(value)
-    if slot.last:
-        # The tasks each checked their object when they opened it; this
-        # catches a change (growth, rewrite) after the first task started.
-        _tasks.check_stamp(job.url, _target(job.url, so).stamp, job.target.stamp)
-        node, job.node = job.node, None
-        if spec.kind == "kt":
-            job.digest = node.finalize(job.tail, spec.out_len)
-        else:
-            job.digest = node.finalize(spec.out_len)
 
 
 def _progress_wanted(progress) -> bool:
@@ -494,17 +366,6 @@ def _check_client(client) -> None:
         )
 
 
-def _window(client) -> int:
-    """Tasks submitted ahead of the final nodes: eight per worker thread,
-    and at least 64 (small parts are latency-bound: each costs a round
-    trip through the scheduler)."""
-    try:
-        threads = sum(client.nthreads().values())
-    except Exception:
-        threads = 0
-    return max(64, _WINDOW_PER_THREAD * threads)
-
-
 def _run(
     items: list,
     *,
@@ -514,82 +375,74 @@ def _run(
     progress=None,
 ) -> list:
     """Hash ``items``, a list of (url, _Spec): the engine behind
-    :func:`hash_files` and the cluster command (whose ``--check`` mixes
-    algorithms)."""
+    :func:`hash_files`. Every object is listed first (no cluster is started
+    for a list of missing objects); a list of :class:`FileResult`."""
     _check_client(client)
     so = dict(storage_options or {})
-    jobs = [_Job(i, url, spec) for i, (url, spec) in enumerate(items)]
+    jobs = [_jobs.Job(i, url, spec) for i, (url, spec) in enumerate(items)]
     # A bad part size is the caller's error for every object: raised now.
     for job in jobs:
         job.part_size = _check_part_size(part_size, job.spec, job.url)
-
-    # Sizes and stamps first, on the client (many side by side).
-    def stat(job):
-        try:
-            job.target = _target(job.url, so)
-        except Exception as e:
-            job.error = e
-
-    with ThreadPoolExecutor(max_workers=min(16, max(1, len(jobs)))) as pool:
-        list(pool.map(stat, jobs))
+    _jobs.list_jobs(jobs, so)
     live = [j for j in jobs if j.error is None]
     if live:
         in_process = any(_protocol(j.url) == "memory" for j in live)
         with _client_for(client, in_process) as c:
-            if in_process and not _workers_in_this_process(c):
-                for j in live:
-                    if _protocol(j.url) == "memory":
-                        j.error = ValueError(
-                            f"{j.url}: memory:// objects exist only in this process, and this "
-                            "cluster's workers are other processes (use LocalCluster(processes=False))"
-                        )
-                live = [j for j in live if j.error is None]
-            _hash(c, live, so, progress)
-    out = []
-    for j in jobs:
-        if j.error is None:
-            out.append(FileResult(j.url, digest=j.digest, size=j.size))
-        else:
-            err = j.error
-            if isinstance(err, OSError) and err.filename not in (None, j.url):
-                err = _object_error(j.url, err)
-            out.append(FileResult(j.url, error=err, size=j.size))
-    return out
+            shared = None  # whether the workers run in this process: asked once
+            for j in live:
+                if _protocol(j.url) != "memory":
+                    continue
+                if shared is None:
+                    shared = _jobs.workers_in_this_process(c)
+                if not shared:
+                    j.error = ValueError(
+                        f"{j.url}: memory:// objects exist only in this process, and this "
+                        "cluster's workers are other processes (use LocalCluster(processes=False))"
+                    )
+            live = [j for j in live if j.error is None]
+            if live:
+                bar = _window_mod.Bar() if _progress_wanted(progress) else None
+                try:
+                    for _ in _jobs.run(c, [live], so, bar):
+                        pass
+                finally:
+                    if bar is not None:
+                        bar.close()
+    return [j.result() for j in jobs]
 
 
-def _hash(c, live: list, so: dict, progress) -> None:
-    """Run ``live`` jobs' tasks on client ``c`` through a bounded window and
-    feed their final nodes in order."""
-    window = _window(c)
-    small = sum(j.size for j in live if j.spec.kind not in ("kt", "ph") or j.size <= j.part_size)
-    # Small objects many to a task, yet at least a few tasks per thread.
-    group_bytes = max(1 << 20, min(DEFAULT_PART_SIZE, small // max(1, window)))
-    token = uuid.uuid4().hex[:12]
-    stream = _window_mod.Stream(c, _window_mod.slots(live, token, group_bytes), window)
-    bar = _window_mod.Bar(sum(j.size for j in live)) if _progress_wanted(progress) else None
+def _stream(items, get_client, *, part_size=None, storage_options=None, progress=None):
+    """Hash an iterable of (url, _Spec) with bounded memory, listing the
+    objects a batch at a time as the window asks for tasks; yields a
+    :class:`FileResult` per item, in order, as soon as it is known.
+    ``get_client()`` is called when the first object needs a task (a list
+    of missing objects starts no cluster); a part size that does not fit an
+    object's function falls back to the default for it (keccakx-cluster's
+    --check of a list mixing lengths). ``items`` may yield
+    ``_window.WAIT`` where its input would block: what is in flight is
+    answered before it is asked for more."""
+    so = dict(storage_options or {})
+    gen = _jobs.batches(items, so, part_size, get_client)
+    pending = []
+    for jobs in gen:
+        if jobs is _window_mod.WAIT:
+            continue
+        if any(j.error is None for j in jobs):
+            pending.append(jobs)
+            break
+        for j in jobs:
+            yield j.result()
+    if not pending:
+        return
+
+    def all_batches():
+        yield from pending
+        yield from gen
+
+    bar = _window_mod.Bar() if _progress_wanted(progress) else None
     try:
-        for slot, value, err in stream:
-            if bar is not None:
-                bar.add(slot.nbytes)
-            if slot.kind == "group":
-                for k, job in enumerate(slot.jobs):
-                    if err is not None:
-                        job.error = err
-                    else:
-                        job.digest, job.error = value[k]
-                continue
-            job = slot.jobs[0]
-            if job.error is not None:
-                continue
-            try:
-                if err is not None:
-                    raise err
-                _take(c, job, slot, value, so)
-            except Exception as e:
-                job.error, job.node, job.tail = e, None, None
-    except BaseException:
-        stream.cancel()
-        raise
+        for job in _jobs.run(get_client(), all_batches(), so, bar):
+            yield job.result()
     finally:
         if bar is not None:
             bar.close()

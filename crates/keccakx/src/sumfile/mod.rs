@@ -1,7 +1,8 @@
 //! Checksum files, for every front end: the lines (GNU coreutils' two
 //! columns, the tagged BSD form, sha3sum's marks, base64 digests), the
 //! escaping of file names in them and in messages, and the report of a
-//! check with coreutils' words. A front end reads the list, hashes the
+//! check with coreutils' words, and sha3sum's reading modes of a listed
+//! file ([`reading`]). A front end reads the list, hashes the
 //! files and prints; what a line means and what the report says is here,
 //! once.
 //!
@@ -18,6 +19,7 @@
 pub mod base64;
 pub mod escape;
 mod line;
+pub mod reading;
 pub mod report;
 
 pub use line::{format_line, line_text, sha3sum_by_hex_len, Catalog, Entry, Mode, Parser, Rules};
