@@ -26,6 +26,7 @@ class Faults:
         self.status: dict[str, int] = {}  # name -> HTTP status for every request
         self.stall: dict[str, float] = {}  # name -> seconds to wait before a GET's body
         self.overwrite_after: dict[str, int] = {}  # name -> GETs served before the file is replaced
+        self.head_size: dict[str, int] = {}  # name -> the size a HEAD reports (GETs stay true)
 
 
 class RangeHandler(http.server.BaseHTTPRequestHandler):
@@ -93,7 +94,10 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
                     return
                 status = 206
             self.send_response(status)
-            self.send_header("Content-Length", str(end - start))
+            length = end - start
+            if head and base in self.faults.head_size:
+                length = self.faults.head_size[base]
+            self.send_header("Content-Length", str(length))
             self.send_header("ETag", tag)
             self.send_header("Accept-Ranges", "bytes")
             self.send_header("Last-Modified", self.date_time_string(int(st.st_mtime)))

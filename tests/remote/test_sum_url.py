@@ -235,3 +235,23 @@ def test_object_replaced_while_read(keccakx_bin, www, objects, tmp_session, algo
         www.faults.overwrite_after.pop(name, None)
     one_error(r, b"changed while being read", 1)
     assert name.encode() in r.stderr
+
+
+@pytest.mark.parametrize("algo", ["kt128", "sha3-256"])
+@pytest.mark.parametrize("lie", [-1, +40_000])
+def test_listed_size_differs_from_the_body(keccakx_bin, www, objects, algo, lie):
+    # A HEAD that reports another size than the object has (same ETag):
+    # the answers' sizes (Content-Range, Content-Length) do not match the
+    # one listed, and the object's digest is refused, never computed on a
+    # prefix or a padded body; the other objects go on.
+    name = max(objects, key=lambda n: len(objects[n]))
+    port = www.server_address[1]
+    www.faults.head_size[name] = len(objects[name]) + lie
+    env = env_with(None, KECCAKX_OBJECT_PART="64K", KECCAKX_OBJECT_RETRIES="1", KECCAKX_OBJECT_TIMEOUT="5")
+    try:
+        r = run(keccakx_bin, ["sum", "-a", algo, f"http://127.0.0.1:{port}/{name}",
+                              f"http://127.0.0.1:{port}/o1.bin"], env=env, check=False, timeout=60)
+    finally:
+        del www.faults.head_size[name]
+    one_error(r, b"size", 1)
+    assert name.encode() in r.stderr

@@ -38,22 +38,35 @@ pub(crate) fn classify(url: &str, e: object_store::Error) -> (Error, bool) {
     (Error::new(kind, what), transient)
 }
 
+/// Why an answer's object is not the one pinned (its ETag, version or
+/// size differs), or `None`.
 pub(crate) fn changed(pinned: &Object, got: &ObjectMeta) -> Option<Error> {
     let differs =
         |a: &Option<String>, b: &Option<String>| matches!((a, b), (Some(x), Some(y)) if x != y);
-    (differs(&pinned.e_tag, &got.e_tag)
-        || differs(&pinned.version, &got.version)
-        || got.size != pinned.size)
-        .then(|| {
-            Error::new(
-                ErrorKind::Changed,
-                format!(
-                    "the object changed while being read (ETag {} became {})",
-                    pinned.e_tag.as_deref().unwrap_or("-"),
-                    got.e_tag.as_deref().unwrap_or("-")
-                ),
-            )
-        })
+    let what = if differs(&pinned.e_tag, &got.e_tag) {
+        format!(
+            "its ETag {} became {}",
+            pinned.e_tag.as_deref().unwrap_or("-"),
+            got.e_tag.as_deref().unwrap_or("-")
+        )
+    } else if differs(&pinned.version, &got.version) {
+        format!(
+            "its version {} became {}",
+            pinned.version.as_deref().unwrap_or("-"),
+            got.version.as_deref().unwrap_or("-")
+        )
+    } else if got.size != pinned.size {
+        format!(
+            "it was listed with a size of {} bytes and read with a size of {} bytes, under the same ETag",
+            pinned.size, got.size
+        )
+    } else {
+        return None;
+    };
+    Some(Error::new(
+        ErrorKind::Changed,
+        format!("the object changed while being read ({what})"),
+    ))
 }
 
 /// One failed attempt: the error, and whether trying again may help.
