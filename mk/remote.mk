@@ -8,6 +8,7 @@
 #   make bench-remote   `keccakx sum URL` vs curl | keccakx, curl | openssl and bare
 #                       curl from nginx (or the Python range server) and moto
 #                       -> bench/results/remote-<date>.json and .png
+#   (bench/remote/sweep.py: KT128 from nginx across KECCAKX_OBJECT_JOBS/PART)
 # Python packages go into the .venv of mk/python.mk (moto's server, boto3,
 # pytest; matplotlib for the plot).
 .PHONY: deps-remote test-remote bench-remote
