@@ -10,7 +10,13 @@ stream (where its time goes: tasks' compute time against the wall time,
 the wait before the first task and after the last). Plus, in this
 process, the costs that size a cluster: chaining values per second per core
 (the workers' work) and absorbed per second by the final node (the
-client's), as seconds per TiB of input. Writes JSON; --plot draws it.
+client's), as seconds per TiB of input. And the CPU seconds each part
+spends per GiB (`cpu_s_per_gib`: `keccakx sum`'s process; the workers'
+processes; the client's process, which in a LocalCluster also runs the
+scheduler), which other processes' load inflates far less than wall time:
+`keccakx sum`'s CPU per byte over a worker's is the fraction of one
+machine's `keccakx sum` a worker gives on a machine of its own (the
+figure that sizes a cluster). Writes JSON; plot.py draws it.
 
     flock /work/bench.lock .venv/bin/python bench/cluster/bench.py --keccakx target/release/keccakx \
         --out bench/results/cluster-DATE.json
@@ -22,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,6 +47,19 @@ def wall(f):
     t = time.perf_counter()
     r = f()
     return time.perf_counter() - t, r
+
+
+def proc_cpu():
+    """CPU seconds (user + system) of the process this runs in, all threads."""
+    import psutil
+
+    t = psutil.Process(os.getpid()).cpu_times()
+    return t.user + t.system
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def cli(bin_path, algorithm, paths):
@@ -173,10 +193,26 @@ def main():
     want_big = {p: cli(a.keccakx, "kt128", [p])[0] for p, _ in bigs}
     want_many = {alg: cli(a.keccakx, alg, files) for alg in ("kt128", "sha3-256")}
     rows = {}
+    cpu_rows = {}
     loads = []
 
-    def record(name, seconds, nbytes):
+    def record(name, seconds, nbytes, cpu_s=None):
         rows.setdefault(name, []).append(nbytes / seconds)
+        for who, v in (cpu_s or {}).items():
+            cpu_rows.setdefault(name, {}).setdefault(who, []).append(v / (nbytes / (1 << 30)))
+
+    def sum_timed(algorithm, paths):
+        c0 = children_cpu()
+        t, d = wall(lambda: cli(a.keccakx, algorithm, paths))
+        return t, d, {"keccakx sum": children_cpu() - c0}
+
+    def dask_timed(c, f):
+        """Wall time of f() and the CPU the workers and this process spent
+        meanwhile (sampled just before and after, outside the timing)."""
+        w0, m0 = sum(c.run(proc_cpu).values()), proc_cpu()
+        t, d = wall(f)
+        m1, w1 = proc_cpu(), sum(c.run(proc_cpu).values())
+        return t, d, {"workers": w1 - w0, "client+scheduler": m1 - m0}
 
     def cluster_cli(address, path):
         out = subprocess.run([a.cluster_cli, "sum", "--no-progress", "--scheduler", address, "-a", "kt128", str(path)],
@@ -193,27 +229,28 @@ def main():
             order = list(clusters) if r % 2 == 0 else list(reversed(clusters))
             for path, n in bigs:
                 mib = n >> 20
-                t, d = wall(lambda: cli(a.keccakx, "kt128", [path]))
+                t, d, u = sum_timed("kt128", [path])
                 assert d[0] == want_big[path]
-                record(f"{mib} MiB KT128: keccakx sum", t, n)
+                record(f"{mib} MiB KT128: keccakx sum", t, n, u)
                 for label in order:
                     cl, c = clusters[label]
-                    t, d = wall(lambda: kd.digest(path, "kt128", client=c, progress=False))
+                    t, d, u = dask_timed(c, lambda: kd.digest(path, "kt128", client=c, progress=False))
                     assert d == want_big[path]
-                    record(f"{mib} MiB KT128: digest, {label}", t, n)
+                    record(f"{mib} MiB KT128: digest, {label}", t, n, u)
                     if path == bigs[-1][0]:
                         t, d = wall(lambda: cluster_cli(cl.scheduler_address, path))
                         assert d == want_big[path]
                         record(f"{mib} MiB KT128: keccakx-cluster --scheduler, {label}", t, n)
             for alg in ("kt128", "sha3-256"):
-                t, d = wall(lambda: cli(a.keccakx, alg, files))
+                t, d, u = sum_timed(alg, files)
                 assert d == want_many[alg]
-                record(f"{len(files)} files {alg.upper()}: keccakx sum", t, many)
+                record(f"{len(files)} files {alg.upper()}: keccakx sum", t, many, u)
                 for label in order:
                     c = clusters[label][1]
-                    t, res = wall(lambda: kd.hash_files([str(p) for p in files], alg, client=c, progress=False))
+                    t, res, u = dask_timed(c, lambda: kd.hash_files([str(p) for p in files], alg, client=c,
+                                                                   progress=False))
                     assert [x.digest for x in res] == want_many[alg]
-                    record(f"{len(files)} files {alg.upper()}: hash_files, {label}", t, many)
+                    record(f"{len(files)} files {alg.upper()}: hash_files, {label}", t, many, u)
             print(f"round {r + 1}/{a.rounds} done (load {loads[-1]})", file=sys.stderr)
     finally:
         for cl, c in clusters.values():
@@ -225,6 +262,17 @@ def main():
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     tput = {k: {"median": statistics.median(v), "rounds": v} for k, v in rows.items()}
+    cpu_med = {k: {who: statistics.median(v) for who, v in d.items()} for k, d in cpu_rows.items()}
+    # keccakx sum's CPU per byte over the workers' (the same scenario):
+    # what a worker gives of its machine's keccakx sum with the cores to
+    # itself; and over workers + client + scheduler (all on one machine).
+    per_worker = {}
+    for k, d in cpu_med.items():
+        head, _, who = k.partition(": ")
+        base = cpu_med.get(f"{head}: keccakx sum", {}).get("keccakx sum")
+        if base and "workers" in d:
+            per_worker[k] = {"worker_only": base / d["workers"],
+                             "with_client_and_scheduler": base / (d["workers"] + d["client+scheduler"])}
     ratios = {}
     for k in tput:
         head, _, who = k.partition(": ")
@@ -237,12 +285,15 @@ def main():
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
                     "engine": keccakx.engine(), "loadavg_per_round": loads},
         "config": {"big_file_bytes": sizes, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
-                   "part_size": kd.DEFAULT_PART_SIZE,
+                   "part_size": "default: 64 MiB, up to 256 MiB for objects giving every worker thread 4 parts",
                    "clusters": {"1 worker": "LocalCluster(n_workers=1, threads_per_worker=2)",
                                 "2 workers": "LocalCluster(n_workers=2, threads_per_worker=1)"}},
         "cluster_start_s": starts,
         "throughput_bytes_per_s": tput,
         "ratio_to_keccakx_sum": ratios,
+        "cpu_s_per_gib": {k: {who: {"median": cpu_med[k][who], "rounds": v} for who, v in d.items()}
+                          for k, d in cpu_rows.items()},
+        "cpu_ratio_to_keccakx_sum": per_worker,
         "task_stream_profile": profiles,
         "final_node": fin,
         "chaining_values_bytes_per_s": chain,
@@ -250,6 +301,9 @@ def main():
     Path(a.out).write_text(json.dumps(result, indent=2) + "\n")
     for k, v in result["throughput_bytes_per_s"].items():
         print(f"{k:60s} {v['median'] / 1e9:7.3f} GB/s  {ratios.get(k, 1.0):5.2f}x")
+    for k, v in per_worker.items():
+        print(f"CPU per byte, keccakx sum / {k:50s} {v['worker_only']:5.2f}x (workers), "
+              f"{v['with_client_and_scheduler']:5.2f}x (all)")
     for k, v in fin.items():
         print(f"final node {k:30s} {v['cvs_per_s'] / 1e6:7.2f} M CV/s  {v['s_per_tib_input']:7.2f} s/TiB")
     for k, v in chain.items():

@@ -216,3 +216,44 @@ def test_progress_bar_on_stderr(cluster, tmp_path, capfd):
     time.sleep(0.5)  # the bar's last frame
     out, err = capfd.readouterr()
     assert "% Completed" in err and "Completed" not in out
+
+
+def test_default_part_size_grows_with_the_object(tmp_path, rng, cluster, keccakx_bin, monkeypatch):
+    """Without part_size, an object large enough to give every worker
+    thread four parts anyway is cut into fewer, larger parts (up to the
+    cap), on chunk (or block) boundaries; the digest is the same. The
+    sizes are scaled down here (the client chooses them)."""
+    from keccakx import _jobs
+
+    monkeypatch.setattr(_jobs, "DEFAULT_PART_SIZE", 4 * CHUNK)
+    monkeypatch.setattr(_jobs, "MAX_AUTO_PART_SIZE", 64 * CHUNK)
+    threads = sum(cluster.client.nthreads().values())
+    runs = []
+    real = kd._window_mod.slots
+
+    def spy(batches, *a, **k):
+        for slot in real(batches, *a, **k):
+            if slot.kind == "run":
+                runs.append(slot.nbytes)
+            yield slot
+
+    monkeypatch.setattr(kd._window_mod, "slots", spy)
+    # (object size, part size wanted): the floor, a quarter of a thread's
+    # share rounded up to a chunk, the cap.
+    for size, want in ((8 * threads * CHUNK, 4 * CHUNK), (4 * 20 * threads * CHUNK + 5, 21 * CHUNK),
+                       (4 * 100 * threads * CHUNK, 64 * CHUNK)):
+        data = rng.randbytes(size)
+        f = tmp_path / f"grow-{size}.bin"
+        f.write_bytes(data)
+        runs.clear()
+        assert kd.digest(f, "kt128", client=cluster.client, progress=False) == keccakx_sum(keccakx_bin, f, "-a", "kt128")
+        assert set(runs[:-1]) == {want} and runs[-1] <= want, (size, want, runs)
+        f.unlink()
+    # ParallelHash: a multiple of its block size.
+    data = rng.randbytes(4 * 30 * threads * CHUNK)
+    f = tmp_path / "grow-ph.bin"
+    f.write_bytes(data)
+    runs.clear()
+    got = kd.digest(f, "parallelhash128", block_size=3000, client=cluster.client, progress=False)
+    assert got == keccakx.parallelhash128(data, block_size=3000).digest()
+    assert max(runs) % 3000 == 0 and max(runs) >= 30 * CHUNK, runs

@@ -28,6 +28,13 @@ from . import _window as _window_mod
 #: small enough to spread one object over many workers.
 DEFAULT_PART_SIZE = 64 << 20
 
+#: The default part size grows up to this for objects large enough to
+#: give every worker thread PARTS_PER_THREAD parts anyway: fewer tasks per
+#: byte (each costs the client and scheduler ~1 ms of CPU, and the worker
+#: a few; bench/NOTES.md).
+MAX_AUTO_PART_SIZE = 256 << 20
+PARTS_PER_THREAD = 4
+
 #: Tasks submitted ahead of the final nodes, per worker thread.
 WINDOW_PER_THREAD = 8
 
@@ -63,6 +70,7 @@ class Job:
     url: str  # as given (results and errors name it)
     spec: Any  # distributed._Spec
     part_size: int = 0
+    auto_part: bool = False  # part_size is the default, to be sized for the cluster
     target: Optional[_tasks.Target] = None  # what the tasks open, as listed
     error: Optional[BaseException] = None
     digest: Optional[bytes] = None
@@ -153,15 +161,26 @@ def check_part_size(part_size, spec, url: str) -> int:
     return part_size
 
 
-def window(client) -> int:
-    """Tasks submitted ahead of the final nodes: eight per worker thread,
-    and at least 64 (small parts are latency-bound: each costs a round
-    trip through the scheduler)."""
+def window(client) -> tuple:
+    """(tasks submitted ahead of the final nodes, worker threads): eight
+    per worker thread, and at least 64 (small parts are latency-bound: each
+    costs a round trip through the scheduler)."""
     try:
         threads = sum(client.nthreads().values())
     except Exception:
         threads = 0
-    return max(64, WINDOW_PER_THREAD * threads)
+    return max(64, WINDOW_PER_THREAD * threads), threads
+
+
+def sized_part(job: Job, threads: int) -> int:
+    """The default part size for ``job`` on a cluster of ``threads`` worker
+    threads: DEFAULT_PART_SIZE, or larger (up to MAX_AUTO_PART_SIZE) where
+    the object still gives every thread PARTS_PER_THREAD parts; a multiple
+    of the function's unit. It never changes the digest."""
+    unit = job.spec.block_size if job.spec.kind == "ph" else hazmat.CHUNK_LEN
+    want = -(-job.size // max(1, PARTS_PER_THREAD * threads))
+    part = min(MAX_AUTO_PART_SIZE, max(DEFAULT_PART_SIZE, want))
+    return -(-part // unit) * unit
 
 
 def workers_in_this_process(client) -> bool:
@@ -218,8 +237,10 @@ def batches(items, so: dict, part_size, get_client=None, first: int = 256):
             index += 1
             try:
                 job.part_size = check_part_size(part_size, spec, url)
+                job.auto_part = part_size is None
             except (TypeError, ValueError):
                 job.part_size = check_part_size(None, spec, url)
+                job.auto_part = True
             jobs.append(job)
         list_jobs(jobs, so)
         for j in jobs:
@@ -269,7 +290,7 @@ def run(c, job_batches, so: dict, bar=None):
     all before it are done. ``bar``: a progress bar, its total grown as
     batches are listed."""
     order = deque()
-    win = window(c)
+    win, threads = window(c)
 
     def live_batches():
         for jobs in job_batches:
@@ -278,6 +299,9 @@ def run(c, job_batches, so: dict, bar=None):
                 continue
             order.extend(jobs)
             live = [j for j in jobs if j.error is None]
+            for j in live:
+                if j.auto_part:
+                    j.part_size = sized_part(j, threads)
             if bar is not None:
                 bar.grow(sum(j.size for j in live))
             yield live

@@ -443,8 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--part-size",
         type=_size,
         metavar="BYTES",
-        help="bytes per range task for KT/ParallelHash (default 64M; a multiple of 8192 for KT, of "
-        "--block-size for ParallelHash); never changes the digest",
+        help="bytes per range task for KT/ParallelHash (default 64M, up to 256M for objects that give "
+        "every worker thread four parts anyway; a multiple of 8192 for KT, of --block-size for "
+        "ParallelHash); never changes the digest",
     )
     g.add_argument("--progress", dest="progress", action="store_true", default=None, help="show a progress bar (on stderr)")
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar (default off unless stderr is a terminal)")

@@ -44,8 +44,9 @@ shows when ``progress=True`` (default: on a terminal or in a notebook).
 
 Part sizes: a positive multiple of 8192 bytes for KT (its chunk) and of the
 block size B for ParallelHash; default 64 MiB (rounded up to a multiple of
-B). Ranges are always cut on those boundaries, so the part size never
-changes the digest.
+B), or up to 256 MiB for an object large enough to give every worker
+thread four parts anyway (fewer tasks per byte). Ranges are always cut on
+those boundaries, so the part size never changes the digest.
 
 ``memory://`` objects live in the process that wrote them: they can be
 hashed only by workers in that process (the default ``LocalCluster`` uses
@@ -383,6 +384,7 @@ def _run(
     # A bad part size is the caller's error for every object: raised now.
     for job in jobs:
         job.part_size = _check_part_size(part_size, job.spec, job.url)
+        job.auto_part = part_size is None
     _jobs.list_jobs(jobs, so)
     live = [j for j in jobs if j.error is None]
     if live:
@@ -502,8 +504,9 @@ def digest(
     number of workers.
 
     KT128/KT256 and ParallelHash* are split into range tasks of
-    ``part_size`` bytes (default 64 MiB; a positive multiple of 8192 for
-    KT, of ``block_size`` for ParallelHash), each reading only its range;
+    ``part_size`` bytes (default 64 MiB, up to 256 MiB for an object that
+    gives every worker thread four parts anyway; a positive multiple of 8192
+    for KT, of ``block_size`` for ParallelHash), each reading only its range;
     other functions are sequential and run as one task. ``digest_size`` is
     the output length in bytes (default: the function's). Errors (missing
     object, permission, unreachable scheduler, bad part size) raise, naming
