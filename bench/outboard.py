@@ -62,6 +62,26 @@ def bytes_read(cmd, cwd):
         return total
 
 
+def make_file(path, mib):
+    with open(path, "wb") as w:
+        block = os.urandom(1 << 20)
+        for i in range(mib):
+            w.write(block[i % 251:] + block[: i % 251])
+
+
+def page_cached(path):
+    """The fraction of `path`'s pages in the page cache (util-linux
+    fincore), or None without it."""
+    if not shutil.which("fincore"):
+        return None
+    p = subprocess.run(["fincore", "-b", "-n", "-o", "RES,SIZE", path], capture_output=True, text=True)
+    try:
+        res, size = (int(x) for x in p.stdout.split()[:2])
+        return res / size if size else 1.0
+    except ValueError:
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mib", type=int, default=1024)
@@ -71,6 +91,11 @@ def main():
     ap.add_argument("--dir", default=None, help="where the test file goes (default: a temporary folder)")
     ap.add_argument("--old-bin", default=None,
                     help="another keccakx (before a change): its --outboard runs alternate with the others")
+    ap.add_argument("--big-gib", type=int, default=0,
+                    help="verify against a file of this many GiB (made, then deleted unless --keep)")
+    ap.add_argument("--big-reps", type=int, default=3)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--checkpoint-mib", type=int, default=64)
     ap.add_argument("--overhead-only", action="store_true",
                     help="measure only --outboard against plain sum (and --old-bin)")
     ap.add_argument("--out", required=True)
@@ -79,10 +104,7 @@ def main():
     f = os.path.join(d, "big.bin")
     size = a.size_mib << 20
     if not os.path.exists(f) or os.path.getsize(f) != size:
-        with open(f, "wb") as w:
-            block = os.urandom(1 << 20)
-            for i in range(a.size_mib):
-                w.write(block[i % 251:] + block[: i % 251])
+        make_file(f, a.size_mib)
     k = a.bin
     plain = [k, "sum", "-a", "kt128", "--no-progress", f]
     ob = [k, "sum", "-a", "kt128", "--no-progress", "--outboard", f + ".kto", f]
@@ -116,33 +138,49 @@ def main():
         return
     _, line = timed(ob, d)
     digest = line.split()[0]
-    mid = size // 2
+    # Verifying: on the big file when asked for (--big-gib), else this one.
+    vf, vsize, vdigest, cached = f, size, digest, None
+    if a.big_gib:
+        vf = os.path.join(d, "huge.bin")
+        vsize = a.big_gib << 30
+        if not os.path.exists(vf) or os.path.getsize(vf) != vsize:
+            make_file(vf, vsize >> 20)
+        _, vline = timed([k, "sum", "-a", "kt128", "--no-progress", "--outboard", vf + ".kto", vf], d)
+        vdigest = vline.split()[0]
+    rehash = [k, "sum", "-a", "kt128", "--no-progress", vf]
+    mid = vsize // 2
     rng = f"{mid}..{mid + (1 << 20)}"
-    ver = [k, "verify", "--digest", digest, "--range", rng, f]
-    one = [k, "verify", "--digest", digest, "--range", "0..1", f]
+    ver = [k, "verify", "--digest", vdigest, "--outboard", vf + ".kto", "--range", rng, vf]
+    one = [k, "verify", "--digest", vdigest, "--outboard", vf + ".kto", "--range", "0..1", vf]
     res["verify_1mib"], res["rehash"], res["check_only"] = [], [], []
-    for _ in range(a.reps):
+    cached = {"before": page_cached(vf)}
+    for _ in range(a.big_reps if a.big_gib else a.reps):
         res["verify_1mib"].append(timed(ver, d)[0])
-        res["rehash"].append(timed(plain, d)[0])
+        res["rehash"].append(timed(rehash, d)[0])
         res["check_only"].append(timed(one, d)[0])
+    cached["after"] = page_cached(vf)
     reads = {
         "verify_1mib": bytes_read(ver, d),
-        "rehash": bytes_read(plain, d),
+        "rehash": bytes_read(rehash, d),
         "check_only": bytes_read(one, d),
     }
+    if a.big_gib and not a.keep:
+        os.remove(vf)
+        os.remove(vf + ".kto")
     # Resume: kill at a random moment, resume, compare with one run.
+    ckpt = ["--checkpoint", str(a.checkpoint_mib << 20)]
     full = statistics.median(res["outboard"])
     lost = []
     rnd = random.Random(1)
     for _ in range(a.kills):
         os.remove(f + ".kto")
         t0 = time.perf_counter()
-        p = subprocess.Popen(ob, cwd=d, stdout=subprocess.DEVNULL)
+        p = subprocess.Popen(ob + ckpt, cwd=d, stdout=subprocess.DEVNULL)
         time.sleep(rnd.uniform(0.2, 0.8) * full)
         p.kill()
         p.wait()
         t_before = time.perf_counter() - t0
-        t_resume, line = timed(ob + ["--resume"], d)
+        t_resume, line = timed(ob + ckpt + ["--resume"], d)
         if line.split()[0] != digest:
             sys.exit("resumed digest differs")
         lost.append(t_before + t_resume - full)
@@ -155,14 +193,17 @@ def main():
                     "load_before": os.getloadavg()},
         "command": " ".join(sys.argv),
         "file_bytes": size,
+        "verify_file_bytes": vsize,
+        "verify_file_page_cached": cached,
         "outboard_bytes": kto,
-        "checkpoint_bytes": 64 << 20,
+        "checkpoint_bytes": a.checkpoint_mib << 20,
         "times_s": res,
         "median_s": med,
         "outboard_overhead": med["outboard"] / med["plain"] - 1,
         "verify_1mib_speedup": med["rehash"] / med["verify_1mib"],
         "bytes_read": reads,
-        "check_only_per_tib_s": med["check_only"] * (1 << 40) / size,
+        "check_only_per_tib_s": med["check_only"] * (1 << 40) / vsize,
+        "old_bin_overhead": med["outboard_old_bin"] / med["plain"] - 1 if a.old_bin else None,
         "resume_lost_s": lost,
         "resume_lost_median_s": statistics.median(lost) if lost else None,
     }
@@ -180,6 +221,7 @@ def write_md(r, path):
     m = r["median_s"]
     b = r["bytes_read"]
     mib = r["file_bytes"] >> 20
+    vmib = r["verify_file_bytes"] >> 20
     rows = [
         f"# Outboard benchmark ({r['date']} UTC, {mib} MiB file, cached)",
         "",
@@ -189,14 +231,16 @@ def write_md(r, path):
         "| --- | --- | --- |",
         f"| `sum -a kt128` | {m['plain']:.3f} | |",
         f"| `sum -a kt128 --outboard` | {m['outboard']:.3f} | |",
-        f"| `verify --range` 1 MiB | {m['verify_1mib']:.4f} | {b['verify_1mib']} |",
-        f"| re-hash the whole file | {m['rehash']:.3f} | {b['rehash']} |",
-        f"| outboard check alone (+1 chunk) | {m['check_only']:.4f} | {b['check_only']} |",
+        f"| `verify --range` 1 MiB of the {vmib} MiB file | {m['verify_1mib']:.4f} | {b['verify_1mib']} |",
+        f"| re-hash the whole {vmib} MiB file | {m['rehash']:.3f} | {b['rehash']} |",
+        f"| outboard check alone (+1 chunk), {vmib} MiB file | {m['check_only']:.4f} | {b['check_only']} |",
         "",
-        f"- `--outboard` overhead: {100 * r['outboard_overhead']:.1f}% (outboard {r['outboard_bytes']} bytes)",
+        f"- {vmib} MiB file in the page cache (fincore): {r['verify_file_page_cached']}",
+        f"- `--outboard` overhead: {100 * r['outboard_overhead']:.1f}% (outboard {r['outboard_bytes']} bytes)"
+        + (f"; the --old-bin's: {100 * r['old_bin_overhead']:.1f}%" if r.get("old_bin_overhead") is not None else ""),
         f"- 1 MiB verified {r['verify_1mib_speedup']:.0f}x faster than re-hashing",
         f"- outboard check alone, extrapolated: {r['check_only_per_tib_s']:.1f} s per TiB of data",
-        f"- time lost per kill (median of {len(r['resume_lost_s'])}): {r['resume_lost_median_s']:.3f} s",
+        f"- time lost per kill (median of {len(r['resume_lost_s'])}, checkpoint every {r['checkpoint_bytes'] >> 20} MiB): {r['resume_lost_median_s']:.3f} s",
     ]
     with open(path, "w") as w:
         w.write("\n".join(rows) + "\n")
@@ -211,13 +255,15 @@ def plot(r, path):
         print("outboard.py: matplotlib is missing; no plot", file=sys.stderr)
         return
     m = r["median_s"]
-    names = ["sum", "sum --outboard", "re-hash", "verify 1 MiB", "check alone"]
+    vmib = r["verify_file_bytes"] >> 20
+    names = [f"sum {r['file_bytes'] >> 20} MiB", f"sum --outboard {r['file_bytes'] >> 20} MiB",
+             f"re-hash {vmib} MiB", f"verify 1 MiB of {vmib} MiB", f"check alone, {vmib} MiB"]
     vals = [m["plain"], m["outboard"], m["rehash"], m["verify_1mib"], m["check_only"]]
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.barh(names, vals)
     ax.set_xscale("log")
     ax.set_xlabel("seconds (median, log scale)")
-    ax.set_title(f"KT128 outboards, {r['file_bytes'] >> 20} MiB cached file")
+    ax.set_title("KT128 outboards (medians)")
     for i, v in enumerate(vals):
         ax.text(v, i, f" {v:.3g}", va="center")
     fig.tight_layout()

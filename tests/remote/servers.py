@@ -27,6 +27,7 @@ class Faults:
         self.stall: dict[str, float] = {}  # name -> seconds to wait before a GET's body
         self.overwrite_after: dict[str, int] = {}  # name -> GETs served before the file is replaced
         self.head_size: dict[str, int] = {}  # name -> the size a HEAD reports (GETs stay true)
+        self.served: dict[str, int] = {}  # name -> body bytes sent by GETs (for range-only readers)
 
 
 class RangeHandler(http.server.BaseHTTPRequestHandler):
@@ -124,6 +125,7 @@ class RangeHandler(http.server.BaseHTTPRequestHandler):
             if end > start:
                 self.wfile.flush()
                 self.connection.sendfile(f, start, end - start)
+                self.faults.served[base] = self.faults.served.get(base, 0) + end - start
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -81,6 +81,34 @@ mod on {
         let client = client().map_err(|e| e.to_string())?;
         client.expand(arg).map_err(|e| e.to_string())
     }
+
+    /// An object read by ranged GETs, pinned to the version first seen.
+    struct Ranges {
+        client: &'static Client,
+        obj: keccakx_remote::Object,
+    }
+
+    impl keccakx::outboard::source::ReadAt for Ranges {
+        fn read_at(&mut self, off: u64, buf: &mut [u8]) -> io::Result<usize> {
+            let end = off.saturating_add(buf.len() as u64);
+            let got = self.client.read_range(&self.obj, off..end)?;
+            buf[..got.len()].copy_from_slice(&got);
+            crate::progress::add_bytes(got.len());
+            Ok(got.len())
+        }
+        fn size(&mut self) -> io::Result<u64> {
+            Ok(self.obj.size)
+        }
+    }
+
+    pub fn open_ranges(url: &str) -> io::Result<Box<dyn keccakx::outboard::source::ReadAt>> {
+        if let Some(p) = local_path(url) {
+            return Ok(Box::new(std::fs::File::open(p?)?));
+        }
+        let client = client()?;
+        let obj = client.open(url)?;
+        Ok(Box::new(Ranges { client, obj }))
+    }
 }
 
 #[cfg(not(feature = "remote"))]
@@ -100,6 +128,10 @@ mod on {
     pub fn expand_one(_arg: &str) -> Result<Vec<String>, String> {
         Err(OFF.into())
     }
+
+    pub fn open_ranges(_url: &str) -> io::Result<Box<dyn keccakx::outboard::source::ReadAt>> {
+        Err(io::Error::new(io::ErrorKind::Unsupported, OFF))
+    }
 }
 
 /// The local path a `file://` URL names (`None` for other URLs, and in a
@@ -114,6 +146,15 @@ pub fn hash_url(url: &OsStr, algo: &Algo) -> io::Result<Vec<u8>> {
         .to_str()
         .ok_or_else(|| io::Error::other("not a UTF-8 URL"))?;
     on::hash_url(url, algo)
+}
+
+/// The object at `url` read by byte ranges (ranged GETs pinned to its
+/// version; a `file://` URL is the local file).
+pub fn open_ranges(url: &OsStr) -> io::Result<Box<dyn keccakx::outboard::source::ReadAt>> {
+    let url = url
+        .to_str()
+        .ok_or_else(|| io::Error::other("not a UTF-8 URL"))?;
+    on::open_ranges(url)
 }
 
 /// The inputs with URL patterns expanded: a URL ending in `/` (every

@@ -8,15 +8,13 @@ use std::fs::File;
 use std::io;
 use std::path::PathBuf;
 
-use keccakx::outboard::{
-    check_chunks, expected_range, ExpectedOwned, FinalNode, Header, OutboardError,
-};
+use keccakx::outboard::source::{CheckError, OutboardReader, ReadAt};
+use keccakx::outboard::{Header, OutboardError};
 use keccakx::registry::Params;
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome};
 use crate::escape::{os_bytes, quote_os};
-use crate::outboard::{read_at, read_full};
 
 /// The trusted digest: --digest, or FILE's line in --check's file.
 fn trusted_digest(a: &VerifyArgs, h: &Header) -> Result<Vec<u8>, Error> {
@@ -62,62 +60,48 @@ fn trusted_digest(a: &VerifyArgs, h: &Header) -> Result<Vec<u8>, Error> {
 }
 
 pub fn run(a: &VerifyArgs) -> Result<Outcome, Error> {
+    let url = crate::remote::is_url(&a.file);
     let ob_path = a.outboard.clone().unwrap_or_else(|| {
         let mut p = a.file.clone();
         p.push(".kto");
         PathBuf::from(p)
     });
+    if url && a.outboard.is_none() {
+        return Err(Error::Usage(
+            "verify URL: name the outboard with --outboard (a local file)".into(),
+        ));
+    }
     let qo = quote_os(ob_path.as_os_str());
     let bad = |e: OutboardError| Error::Outboard(format!("{qo}: {e}"));
     let rerr = |err: io::Error| Error::Read {
         what: format!("outboard {qo}"),
         err,
     };
-    let mut of = File::open(&ob_path).map_err(rerr)?;
-    let have = of.metadata().map_err(rerr)?.len();
-    let mut hb = vec![0u8; (have.min(128 << 10)) as usize];
-    read_full(&mut of, &mut hb).map_err(rerr)?;
-    let header = Header::parse(&hb).map_err(bad)?;
-    let layout = header.layout();
-    let need = layout.total_len();
-    if have != need {
-        return Err(bad(if have < need {
-            OutboardError::Incomplete { have, need }
-        } else {
-            OutboardError::TrailingBytes { have, need }
-        }));
-    }
-    let digest = trusted_digest(a, &header)?;
-
-    // 1. The outboard against the digest: head, CVs, tail.
-    let mut node = FinalNode::new(&header).map_err(bad)?;
-    let mut head = vec![0u8; (layout.head.end - layout.head.start) as usize];
-    read_at(&mut of, layout.head.start, &mut head).map_err(rerr)?;
-    node.absorb_head(&head).map_err(bad)?;
-    let mut buf = vec![0u8; 1 << 20];
-    let mut off = layout.cvs.start;
-    while off < layout.cvs.end {
-        let n = ((layout.cvs.end - off) as usize).min(buf.len());
-        read_at(&mut of, off, &mut buf[..n]).map_err(rerr)?;
-        node.absorb_cvs(&buf[..n]).map_err(bad)?;
-        off += n as u64;
-    }
-    let mut tail = vec![0u8; (layout.tail.end - layout.tail.start) as usize];
-    read_at(&mut of, layout.tail.start, &mut tail).map_err(rerr)?;
-    let mut got = vec![0u8; digest.len()];
-    node.finish(&tail, &mut got).map_err(bad)?;
-    if !keccakx::ct_eq(&got, &digest) {
-        return Err(bad(OutboardError::DigestMismatch));
-    }
-
-    // 2. The chunks asked for, against the outboard.
     let qf = quote_os(&a.file);
     let ferr = |err: io::Error| Error::Read {
         what: qf.clone(),
         err,
     };
-    let mut src = File::open(&a.file).map_err(ferr)?;
-    let file_len = src.metadata().map_err(ferr)?.len();
+    let cerr = |e: CheckError| match e {
+        CheckError::Outboard(e) => bad(e),
+        CheckError::ReadOutboard(e) => rerr(e),
+        CheckError::ReadMessage(e) => ferr(e),
+    };
+    let of = File::open(&ob_path).map_err(rerr)?;
+    let mut ob = OutboardReader::open(of).map_err(cerr)?;
+    let header = ob.header.clone();
+    let digest = trusted_digest(a, &header)?;
+
+    // 1. The outboard against the digest: head, CVs, tail.
+    ob.check_digest(&digest).map_err(cerr)?;
+
+    // 2. The chunks asked for, against the outboard: only they are read.
+    let mut src: Box<dyn ReadAt> = if url {
+        crate::remote::open_ranges(&a.file).map_err(ferr)?
+    } else {
+        Box::new(File::open(&a.file).map_err(ferr)?)
+    };
+    let file_len = src.size().map_err(ferr)?;
     let len = header.message_len;
     let range = match &a.range {
         Some(r) if r.end > len => {
@@ -129,37 +113,8 @@ pub fn run(a: &VerifyArgs) -> Result<Outcome, Error> {
         Some(r) => r.clone(),
         None => 0..len,
     };
-    let chunk = header.chunk_len;
-    let chunks = range.start / chunk..range.end.div_ceil(chunk);
-    let per = ((16u64 << 20) / chunk).max(1);
-    let mut damaged: Vec<u64> = Vec::new();
-    let mut data = Vec::new();
-    let mut i = chunks.start;
-    while i < chunks.end {
-        let end = (i + per).min(chunks.end);
-        let r = header.chunk_range(i).start..header.chunk_range(end - 1).end;
-        data.resize((r.end - r.start) as usize, 0);
-        src.seek_to(r.start).map_err(ferr)?;
-        let n = read_full(&mut src, &mut data).map_err(ferr)?;
-        data.truncate(n);
-        // What these chunks are checked against: their CVs in one read.
-        let (c0, _) = expected_range(&header, &layout, i);
-        let (c1, _) = expected_range(&header, &layout, end - 1);
-        let span = c0.start.min(c1.start)..c0.end.max(c1.end);
-        let mut cvs = vec![0u8; (span.end - span.start) as usize];
-        read_at(&mut of, span.start, &mut cvs).map_err(rerr)?;
-        let mut expected = |j: u64| -> Result<ExpectedOwned, OutboardError> {
-            let (r, is_cv) = expected_range(&header, &layout, j);
-            let b = cvs[(r.start - span.start) as usize..(r.end - span.start) as usize].to_vec();
-            Ok(if is_cv {
-                ExpectedOwned::Cv(b)
-            } else {
-                ExpectedOwned::Bytes(b)
-            })
-        };
-        damaged.extend(check_chunks(&header, i..end, &data, &mut expected).map_err(bad)?);
-        i = end;
-    }
+    let chunks = ob.chunks_of(range).map_err(bad)?;
+    let damaged = ob.damaged_chunks(&mut *src, chunks.clone()).map_err(cerr)?;
     let mut out = String::new();
     for &j in &damaged {
         let r = header.chunk_range(j);
@@ -200,14 +155,4 @@ pub fn run(a: &VerifyArgs) -> Result<Outcome, Error> {
         return s.into_result(outcome);
     }
     Ok(outcome)
-}
-
-trait SeekTo {
-    fn seek_to(&mut self, off: u64) -> io::Result<u64>;
-}
-
-impl SeekTo for File {
-    fn seek_to(&mut self, off: u64) -> io::Result<u64> {
-        io::Seek::seek(self, io::SeekFrom::Start(off))
-    }
 }

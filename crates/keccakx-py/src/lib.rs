@@ -11,7 +11,7 @@
 //! algorithm and `new`), `alg` (keywords into registry parameters),
 //! `batch` and `gpu` (hash_many), `hazmat` (the tree modes' pieces for
 //! `keccakx.distributed`), `merkle` (OpenZeppelin-compatible Merkle
-//! trees), `sumfile` (checksum lines and `--check` reports for
+//! trees), `outboard` (KT/ParallelHash outboards: build, check, locate damage), `sumfile` (checksum lines and `--check` reports for
 //! `keccakx-cluster`), `policy` (engine and threads), `buffer` and
 //! `gil` (input in place, when the GIL is released). A child process made
 //! by `fork()` gets a thread pool of its own (see `register_fork_handler`).
@@ -27,6 +27,7 @@ mod gpu;
 mod hazmat;
 mod merkle;
 mod objects;
+mod outboard;
 mod policy;
 mod state;
 mod sumfile;
@@ -65,6 +66,14 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     policy::warn_about_engine_variable(m.py())?;
     m.add_class::<objects::Hash>()?;
     m.add_function(wrap_pyfunction!(objects::import_state, m)?)?;
+    m.add_function(wrap_pyfunction!(outboard::_outboard_build, m)?)?;
+    m.add_function(wrap_pyfunction!(outboard::_outboard_write_file, m)?)?;
+    m.add_function(wrap_pyfunction!(outboard::_outboard_info, m)?)?;
+    m.add_function(wrap_pyfunction!(outboard::_outboard_verify, m)?)?;
+    m.add(
+        "OutboardMismatch",
+        m.py().get_type::<outboard::OutboardMismatch>(),
+    )?;
     m.add_class::<objects::Xof>()?;
     m.add_function(wrap_pyfunction!(constructors::sha3_224, m)?)?;
     m.add_function(wrap_pyfunction!(constructors::sha3_256, m)?)?;

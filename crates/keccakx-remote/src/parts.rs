@@ -42,7 +42,7 @@ impl PartSink for Vec<u8> {
 /// One part of `obj`: ranged GETs pinned to its ETag (and version), the
 /// body streamed into `sink`; a GET that breaks off is resumed from the
 /// byte reached. At most `settings.jobs` parts hold a `permit` at once.
-async fn get_part<S: PartSink>(
+pub(crate) async fn get_part<S: PartSink>(
     obj: Object,
     range: Range<u64>,
     settings: Settings,

@@ -25,6 +25,8 @@
 //! the message itself (its first 8192 bytes and its tail).
 
 pub mod format;
+#[cfg(feature = "std")]
+pub mod source;
 
 use alloc::vec;
 use alloc::vec::Vec;
