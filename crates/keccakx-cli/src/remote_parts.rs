@@ -353,3 +353,129 @@ fn run(
     fin.finish(&tail, xof, algo.seek, algo.out_len)
         .map_err(|e| failed(&e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::find;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// The digest through parts of `part` bytes, each written in frames
+    /// of random sizes (some large enough for the straight-from-the-buffer
+    /// path), finished in order into the final node.
+    fn by_parts(algo: &Algo, data: &[u8], part: usize, rng: &mut Rng) -> Vec<u8> {
+        let mode = Mode::of(algo).expect("a mode whose pieces hash apart");
+        let xof = matches!(algo.info.family, Family::Registry(r) if r.xof);
+        let len = data.len() as u64;
+        let mut fin = Final::new(mode, &algo.params, len).unwrap();
+        let mut tail = Vec::new();
+        let mut start = 0;
+        while start < data.len() {
+            let end = (start + part).min(data.len());
+            let mut p = Part::new(mode, len, start as u64..end as u64);
+            let mut at = start;
+            while at < end {
+                let n = match rng.below(4) {
+                    0 => 1 + rng.below(100),
+                    1 => 1 + rng.below(20_000),
+                    2 => 1 + rng.below(300_000),
+                    _ => end - at,
+                }
+                .min(end - at);
+                p.write(&data[at..at + n]);
+                at += n;
+            }
+            let pieces = p.finish();
+            assert!(pieces.error.is_none(), "{:?}", pieces.error);
+            assert_eq!(pieces.bytes, (end - start) as u64);
+            fin.absorb(&pieces).unwrap();
+            tail.extend_from_slice(&pieces.tail);
+            start = end;
+        }
+        fin.finish(&tail, xof, algo.seek, algo.out_len).unwrap()
+    }
+
+    #[test]
+    fn parts_in_random_frames_give_the_local_digest() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let data: Vec<u8> = (0..1_200_000).map(|_| rng.next() as u8).collect();
+        let cases: &[(&str, Params)] = &[
+            ("kt128", Params::default()),
+            (
+                "kt256",
+                Params {
+                    customization: b"C".to_vec(),
+                    length: Some(80),
+                    ..Default::default()
+                },
+            ),
+            (
+                "parallelhash128",
+                Params {
+                    block_size: Some(3000),
+                    ..Default::default()
+                },
+            ),
+            (
+                "parallelhashxof256",
+                Params {
+                    block_size: Some(1024),
+                    length: Some(40),
+                    customization: b"x".to_vec(),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (name, params) in cases {
+            let algo = Algo::new(find(name).unwrap(), params).unwrap();
+            let unit = Mode::of(&algo).unwrap().piece_len();
+            for len in [0, 1, 8191, 8192, 8193, 3 * 8192 + 5, 700_001, data.len()] {
+                let d = &data[..len];
+                let want = algo.digest(d);
+                for part_units in [1, 3, 64] {
+                    let got = by_parts(&algo, d, part_units * unit, &mut rng);
+                    assert_eq!(got, want, "{name} len {len} part {part_units} units");
+                }
+            }
+        }
+        // An XOF read from an offset.
+        let algo = Algo::new(find("kt128").unwrap(), &Params::default())
+            .unwrap()
+            .with_seek(1000)
+            .unwrap();
+        assert_eq!(
+            by_parts(&algo, &data[..100_000], 8192 * 2, &mut rng),
+            algo.digest(&data[..100_000])
+        );
+    }
+
+    #[test]
+    fn modes_that_hash_apart() {
+        let a = |n: &str, p: Params| Algo::new(find(n).unwrap(), &p).unwrap();
+        assert!(Mode::of(&a("kt128", Params::default())).is_some());
+        assert!(Mode::of(&a("sha3-256", Params::default())).is_none());
+        assert!(Mode::of(&a("tree-li", Params::default())).is_none());
+        let small = Params {
+            block_size: Some(100),
+            ..Default::default()
+        };
+        assert!(Mode::of(&a("parallelhash128", small)).is_none());
+        let u = a("kt128", Params::default())
+            .with_input(InputMode::Universal)
+            .unwrap();
+        assert!(Mode::of(&u).is_none());
+    }
+}
