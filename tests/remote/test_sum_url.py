@@ -33,8 +33,9 @@ ALGOS = [
     ("blake-256", []),
 ]
 # Tree modes across concurrency settings (KT256 and ParallelHashXOF run
-# with the defaults in the family test).
-TREE = [a for a in ALGOS if a[0] in ("kt128", "parallelhash128")]
+# with the defaults in the family test): KT128 and ParallelHash hash each
+# part where it arrives, tree LI receives parts whole (reused buffers).
+TREE = [a for a in ALGOS if a[0] in ("kt128", "parallelhash128", "tree-li")]
 # (KECCAKX_OBJECT_JOBS, KECCAKX_OBJECT_PART): one part at a time; a few
 # small parts (the 3 MiB object in ~50 ranges); many large ones.
 CONCURRENCY = [("1", "64K"), ("3", "64K"), ("16", "1M")]

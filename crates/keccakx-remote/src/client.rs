@@ -112,15 +112,25 @@ impl Client {
         sink: &mut dyn FnMut(&[u8]),
     ) -> Result<(), Error> {
         let jobs = self.settings.jobs;
+        // Buffers handed back after their part was consumed, for the next
+        // parts: reused memory, not fresh pages to fault in for every part.
+        let spare = std::cell::RefCell::new(Vec::<Vec<u8>>::new());
         parts::read(
             &self.rt,
             &self.settings,
             obj,
             unit,
             jobs,
-            &mut |range| Vec::with_capacity((range.end - range.start) as usize),
+            &mut |range| {
+                let want = (range.end - range.start) as usize;
+                let mut buf = spare.borrow_mut().pop().unwrap_or_default();
+                buf.clear();
+                buf.reserve(want);
+                buf
+            },
             &mut |part: Vec<u8>| {
                 sink(&part);
+                spare.borrow_mut().push(part);
                 Ok(())
             },
         )
