@@ -4,6 +4,12 @@
 # carry [".gpu"]:
 #     bash .gpu/run-on-gpu.sh            everything (under 8 minutes on an H100)
 #     bash .gpu/run-on-gpu.sh --quick    cross-checks + one pass of each benchmark (under 3)
+#     bash .gpu/run-on-gpu.sh --focus    cross-checks + mutation, the benchmark's --focus
+#                                        (new paths beside the old ones) and ncu on the
+#                                        64 KiB kernels (under 5)
+#     bash .gpu/run-on-gpu.sh --after-focus   the rest of the full run: CLI, Python,
+#                                        the full benchmark, MD5, ncu on the permutation
+#                                        (under 5.5; the same machine, right after --focus)
 # Every step runs under `timeout` and the whole run under a deadline, so a
 # hang costs one step, never the 10-minute call. At most four files land in
 # $OUT (default /tmp/keccakx-gpu-out): run.log (everything printed),
@@ -11,18 +17,33 @@
 # summary.txt; the key figures are printed at the end of stdout as well.
 set -uo pipefail
 quick=0
+mode=full
 for a in "$@"; do
 	case "$a" in
-	--quick) quick=1 ;;
-	-h | --help) sed -n '2,11p' "$0"; exit 0 ;;
-	*) echo "run-on-gpu: unknown argument $a (use --quick or nothing)"; exit 2 ;;
+	--quick) quick=1 mode=quick ;;
+	--focus) mode=focus ;;
+	--after-focus) mode=after-focus ;;
+	-h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+	*) echo "run-on-gpu: unknown argument $a (use --quick, --focus, --after-focus or nothing)"; exit 2 ;;
 	esac
 done
+# Which steps run: checks (cross-checks, mutation), focus (the focused
+# benchmark and its ncu), rest (CLI, Python, full benchmark, MD5, ncu perm).
+case $mode in
+focus) do_checks=1 do_focus=1 do_rest=0 ;;
+after-focus) do_checks=0 do_focus=0 do_rest=1 ;;
+*) do_checks=1 do_focus=0 do_rest=1 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/keccakx-gpu-out}
 mkdir -p "$out"
 start=$(date +%s)
-budget=$((quick ? 170 : 460)) # seconds for all steps, safely below 3 / 8 minutes
+case $mode in # seconds for all steps, safely below 3 / 8 / 5 / 5.5 minutes
+quick) budget=170 ;;
+focus) budget=290 ;;
+after-focus) budget=320 ;;
+*) budget=460 ;;
+esac
 
 # No GPU: one clear line, in seconds.
 # (KECCAKX_RUN_WITHOUT_GPU=1 runs every step anyway: to test this script.)
@@ -45,7 +66,7 @@ export KECCAKX_CACHE_DIR="$work/kernel-cache"
 cp -r "$work/kernels" "$KECCAKX_CACHE_DIR"
 
 # ---- first lines: driver, NVRTC, loader, C library
-echo "== keccakx GPU run $(date -u +%FT%TZ), commit $KECCAKX_COMMIT ($(sed -n 2p "$work/COMMIT")), mode $([ $quick = 1 ] && echo quick || echo full)"
+echo "== keccakx GPU run $(date -u +%FT%TZ), commit $KECCAKX_COMMIT ($(sed -n 2p "$work/COMMIT")), mode $mode"
 echo "== driver: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,pcie.link.gen.max,pcie.link.width.max --format=csv,noheader 2>&1 | head -4 | tr '\n' ';')"
 echo "== loader: $(ldconfig -p 2>/dev/null | grep -E 'libcuda|libnvrtc' | sed 's/^[[:space:]]*//' | tr '\n' ';')"
 # NVRTC: the loader path, else a CUDA toolkit, else a Python wheel (PyTorch, CuPy).
@@ -108,7 +129,12 @@ step() { # name timeout_s command...
 
 q() { [ $quick = 1 ] && echo "$1" || echo "$2"; }
 # 1. Every kernel against the CPU (the cross-checks).
-step tests "$(q 90 150)" "$work/tests/gpu_cross" --test-threads=2 $(q "--skip million --skip gib" "")
+if [ $do_checks = 1 ]; then
+if [ $mode = focus ]; then
+	step tests 130 "$work/tests/gpu_cross" --test-threads=2 --skip million
+else
+	step tests "$(q 90 150)" "$work/tests/gpu_cross" --test-threads=2 $(q "--skip million --skip gib" "")
+fi
 # 1b. The same checks with the kernels' mutation switch on (one bit of one
 # lane of every output flipped): every cross-check must fail.
 mutation_check() {
@@ -126,6 +152,27 @@ mutation_check() {
 	echo "mutation: every cross-check failed with the mutation switch on"
 }
 step mutation "$(q 60 120)" mutation_check
+fi
+# 1c. The focused benchmark: each new path beside the one it replaces
+# (64 KiB batch, KT128 1 and 4 GiB, host-fed registered/staged, Merkle 2^24),
+# then Nsight Compute on the old and new 64 KiB kernels at the GPU's own
+# clocks (--clock-control none), stall reasons included.
+ncu_focus() {
+	ncu --clock-control none --target-processes all -k 'regex:^kx_batch_direct_r24(_136)?$' -c 2 \
+		--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+		--section SchedulerStats --section InstructionStats --section MemoryWorkloadAnalysis \
+		--metrics smsp__pcsamp_warps_issue_stalled_long_scoreboard,smsp__pcsamp_warps_issue_stalled_wait,smsp__pcsamp_warps_issue_stalled_math_pipe_throttle,smsp__pcsamp_warps_issue_stalled_no_instruction,smsp__pcsamp_warps_issue_stalled_selected,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active \
+		"$work/bin/keccakx-gpu-bench" --focus-part batch64 --budget-s 60
+}
+if [ $do_focus = 1 ]; then
+	step bench_focus 130 "$work/bin/keccakx-gpu-bench" --focus --out "$work/bench-focus.json" --budget-s 110
+	if command -v ncu >/dev/null 2>&1; then
+		step ncu_focus 80 ncu_focus
+	else
+		echo "step ncu_focus: SKIPPED (ncu not installed)" | tee -a "$summary"
+	fi
+fi
+if [ $do_rest = 1 ]; then
 # 2. The CLI: --backend gpu and auto against --backend cpu on many small files.
 cli_check() {
 	local d
@@ -220,18 +267,19 @@ if command -v ncu >/dev/null 2>&1 && [ $quick = 0 ]; then
 else
 	echo "step ncu: SKIPPED ($(command -v ncu >/dev/null 2>&1 && echo 'quick mode' || echo 'ncu not installed'))" | tee -a "$summary"
 fi
+fi # do_rest
 
 # ---- one JSON with everything, the key figures on stdout
-python3 - "$work" "$out/results.json" "$quick" <<'EOF' || cp "$work/bench.json" "$out/results.json" 2>/dev/null
+python3 - "$work" "$out/results.json" "$quick" "$mode" <<'EOF' || cp "$work/bench.json" "$out/results.json" 2>/dev/null
 import json, os, re, sys
-work, dest, quick = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+work, dest, quick, mode = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
 steps = os.path.join(work, "steps")
 def read(name, ext):
     try:
         return open(os.path.join(steps, f"{name}.{ext}"), errors="replace").read()
     except OSError:
         return ""
-res = {"schema": "keccakx-gpu-run/1", "quick": quick, "commit": open(os.path.join(work, "COMMIT")).read().split(),
+res = {"schema": "keccakx-gpu-run/1", "quick": quick, "mode": mode, "commit": open(os.path.join(work, "COMMIT")).read().split(),
        "glibc_needed": open(os.path.join(work, "GLIBC_NEEDED")).read().split("\n"), "steps": {}}
 # The host beside the GPU: CPU model, family/model/stepping, logical CPUs and
 # the load at the end of the run (the reproduction documents quote them).
@@ -265,12 +313,15 @@ for name in ("python", "md5"):
             res[name] = json.loads(lines[-1])
         except ValueError:
             res[name] = {"unparsed": lines[-1][:2000]}
-try:
-    res["bench"] = json.load(open(os.path.join(work, "bench.json")))
-except (OSError, ValueError) as e:
-    res["bench"] = {"error": f"no benchmark JSON: {e}"}
-n = read("ncu", "out") + read("ncu", "err")
-if n:
+for key, f in (("bench", "bench.json"), ("bench_focus", "bench-focus.json")):
+    try:
+        res[key] = json.load(open(os.path.join(work, f)))
+    except (OSError, ValueError) as e:
+        res[key] = {"error": f"no benchmark JSON: {e}"}
+for name in ("ncu", "ncu_focus"):
+    n = read(name, "out") + read(name, "err")
+    if not n:
+        continue
     # Every metric line and rule text of the profiled launches (not the
     # benchmark's own output or ncu's progress lines).
     # (The benchmark prints its JSON too: lines of it start with a brace,
@@ -278,12 +329,15 @@ if n:
     keep = [l.rstrip() for l in n.splitlines()
             if l.strip() and not l.startswith(("==PROF==", "KEY ", "== section")) and "Replaying" not in l
             and not l.lstrip().startswith(("{", "}", '"', "]"))]
-    res["ncu"] = keep[:600]
+    res[name] = keep[:600]
 json.dump(res, open(dest, "w"), indent=1)
-b = res["bench"]
 print("== key figures (all in results.json)")
-for line in b.get("key_figures", []):
-    print("  " + line)
+for key in ("bench_focus", "bench"):
+    for line in res[key].get("key_figures", []):
+        print("  " + line)
+for l in res.get("ncu_focus", []):
+    if re.search(r"kx_batch_direct|Stall|stalled|Duration|SM Frequency|Issue Slots Busy|Registers Per", l):
+        print("  ncu: " + l.strip()[:160])
 for k, v in res["steps"].items():
     print(f"  step {k}: {v}")
 if res["tests"]["results"]:

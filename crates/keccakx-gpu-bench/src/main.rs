@@ -82,12 +82,21 @@ fn main() {
         exit(preflight::preflight());
     }
     require_device(args.device);
-    let budget = args
-        .budget_s
-        .unwrap_or(if args.quick { 60.0 } else { 220.0 });
+    let budget = args.budget_s.unwrap_or(if args.focus {
+        170.0
+    } else if args.quick {
+        60.0
+    } else {
+        220.0
+    });
     let mut r = Report::new(args.out.as_ref().map(PathBuf::from), budget);
     let mut cx = start(&args, budget, &mut r);
-    sections::run_all(&mut cx, &mut r, args.only.as_deref());
+    if args.focus {
+        r.set("focus", true.into());
+        sections::run_focus(&mut cx, &mut r, args.focus_part.as_deref());
+    } else {
+        sections::run_all(&mut cx, &mut r, args.only.as_deref());
+    }
     r.set("complete", true.into());
     println!("{}", r.to_json().to_string_pretty());
 }

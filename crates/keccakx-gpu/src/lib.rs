@@ -60,6 +60,6 @@ pub use error::GpuError;
 pub use hasher::{perm_reference, PermKernel};
 pub use hasher::{
     BatchKernel, GpuHasher, HostInput, HostRegistration, InputPath, Layout, LeavesStats,
-    PipelineStats, RawLayout,
+    PipelineStats, RawLayout, DEFAULT_REGISTER_MIN_BYTES, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES,
 };
 pub use tree::{KtVariant, PhVariant};

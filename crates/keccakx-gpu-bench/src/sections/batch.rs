@@ -88,6 +88,7 @@ fn device_resident(
         &[
             BatchKernel::Auto,
             BatchKernel::Direct,
+            BatchKernel::DirectAnyRate,
             BatchKernel::DoubleBuffered,
             BatchKernel::Staged,
             BatchKernel::DirectImad,

@@ -6,12 +6,23 @@ mod batch;
 mod context;
 mod copy;
 mod cost;
+mod focus;
 mod perm;
 mod tree_modes;
 mod treeli;
 
 use crate::report::Report;
 pub(crate) use context::Ctx;
+pub(crate) use focus::PARTS as FOCUS_PARTS;
+
+/// `--focus`: the copy bandwidths (the host-fed part's reference), then
+/// only the second GPU round's measurements, optionally one part.
+pub(crate) fn run_focus(cx: &mut Ctx, r: &mut Report, part: Option<&str>) {
+    r.section("copy", 0.02);
+    copy::run(cx, r);
+    let d = r.section("focus", 0.98);
+    focus::run(cx, r, d, part);
+}
 
 /// Every section `only` allows (all without it), each given its deadline.
 pub(crate) fn run_all(cx: &mut Ctx, r: &mut Report, only: Option<&str>) {

@@ -3,7 +3,7 @@
 //! the statistics of host-fed calls, and plain copies to and from the
 //! device. The work is done in the sibling rooms (see `hasher/mod.rs`).
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::{
@@ -18,7 +18,7 @@ use crate::nvrtc::Target;
 
 use super::buffers::{Scratch, Stage, STAGES};
 use super::choice::BatchKernel;
-use super::groups::LeavesStats;
+use super::groups::{LeavesStats, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES};
 use super::host::{HostInput, DEFAULT_REGISTER_MIN_BYTES};
 use super::load::{choose_target, load_module};
 use super::pack::DEFAULT_CHUNK_BYTES;
@@ -86,6 +86,9 @@ pub struct GpuHasher {
     pub(super) chunk_bytes: AtomicUsize,
     /// Strided host batches this large register the caller's buffer.
     pub(super) register_min: AtomicUsize,
+    /// Device-resident leaf jobs: first and largest launch, in leaves.
+    pub(super) leaf_group_first: AtomicU64,
+    pub(super) leaf_group_max: AtomicU64,
     pub(super) kernel: AtomicU8,
     pub(super) mapped_input: AtomicBool,
     pub(super) last_kernel_ms: Mutex<Option<f32>>,
@@ -138,6 +141,8 @@ impl GpuHasher {
             stages: Mutex::new(stages),
             chunk_bytes: AtomicUsize::new(DEFAULT_CHUNK_BYTES),
             register_min: AtomicUsize::new(DEFAULT_REGISTER_MIN_BYTES),
+            leaf_group_first: AtomicU64::new(FIRST_GROUP_LEAVES),
+            leaf_group_max: AtomicU64::new(MAX_GROUP_LEAVES),
             kernel: AtomicU8::new(BatchKernel::Auto.code()),
             mapped_input: AtomicBool::new(false),
             last_kernel_ms: Mutex::new(None),
@@ -281,6 +286,22 @@ impl GpuHasher {
     /// events; for a leaf job, its launches' time summed).
     pub fn last_kernel_ms(&self) -> Option<f32> {
         *lock(&self.last_kernel_ms)
+    }
+
+    /// Leaves of the first and of the largest launch of a device-resident
+    /// leaf job (default [`FIRST_GROUP_LEAVES`], [`MAX_GROUP_LEAVES`]; both
+    /// at least 1). `(1 << 18, 1 << 18)` gives the earlier fixed groups,
+    /// for the benchmark's baseline.
+    pub fn set_leaf_groups(&self, first: u64, max: u64) {
+        self.leaf_group_first.store(first.max(1), Ordering::Relaxed);
+        self.leaf_group_max.store(max.max(1), Ordering::Relaxed);
+    }
+
+    pub(super) fn leaf_groups(&self) -> (u64, u64) {
+        (
+            self.leaf_group_first.load(Ordering::Relaxed),
+            self.leaf_group_max.load(Ordering::Relaxed),
+        )
     }
 
     /// Where the time of the last device-resident leaf job (KT,

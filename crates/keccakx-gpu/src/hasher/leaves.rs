@@ -12,9 +12,7 @@ use cudarc::driver::{result, sys, CudaSlice, CudaStream, DevicePtr};
 use keccakx::engine::{LaneSpec, Strided};
 
 use super::buffers::Scratch;
-use super::groups::{
-    leaf_groups, run_leaf_groups, GroupRunner, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES,
-};
+use super::groups::{leaf_groups, run_leaf_groups, GroupRunner};
 use super::handle::{lock, GpuHasher};
 use super::layout::{check_out_len, check_spec, raw_job, RawLayout};
 use super::pack::round8;
@@ -164,7 +162,8 @@ impl GpuHasher {
             .ok_or(GpuError::Unsupported(
                 "leaves reach past the end of the device buffer",
             ))?;
-        let groups = leaf_groups(count, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES);
+        let (first, max) = self.leaf_groups();
+        let groups = leaf_groups(count, first, max);
         let most = groups.iter().map(|g| g.end - g.start).max().unwrap_or(0);
         let group_bytes = most as usize * cv_len;
         self.context().bind_to_thread()?;
