@@ -9,7 +9,8 @@
 //!   times: the Python module's pinned input);
 //! - `hash_strided` (pipeline.rs) uploads straight from a span that is
 //!   already page-locked, or registers a span of at least
-//!   [`GpuHasher::set_register_min_bytes`] bytes for the call; both are
+//!   [`GpuHasher::set_register_min_bytes`] bytes for the call (off by
+//!   default, see [`DEFAULT_REGISTER_MIN_BYTES`]); both are
 //!   device-side behaviours (the driver says whether it can), checked at
 //!   run time, and any refusal falls back to staging.
 //! - [`ramp_chunks`]: the chunks of such a batch, a quarter-size chunk
@@ -35,9 +36,12 @@ pub enum HostInput {
     PageLocked,
 }
 
-/// Registrations below this size are not worth their cost (pinning pages
-/// costs about as much as copying them once).
-pub const DEFAULT_REGISTER_MIN_BYTES: usize = 64 << 20;
+/// By default no span is registered for a single call: pinning pages
+/// (cuMemHostRegister) is thought to cost more than staging them once
+/// (bench/NOTES.md, "GPU round 2: expected"); the benchmark's `--focus`
+/// measures both, and this default follows the measurement. Page-locked
+/// input is always used as it is.
+pub const DEFAULT_REGISTER_MIN_BYTES: usize = usize::MAX;
 
 /// Chunks of `count` messages, about `per` each: `per / 4` first, then
 /// whole chunks, the last `per` split as `per / 2`, `per / 4`, `per / 4`.
