@@ -46,6 +46,23 @@ pub fn _gpu_hash_many_raw(
     )
 }
 
+/// `_gpu_merkle_raw(ordinal, leaves_ptr, n, stream=None, nodes=False)`:
+/// the OpenZeppelin tree of the `n` 32-byte leaves (leaf order) at device
+/// address `leaves_ptr`, built in device memory; returns (root, the node
+/// array as bytes, root first, or None).
+#[pyfunction]
+#[pyo3(signature = (ordinal, leaves_ptr, n, stream=None, nodes=false))]
+pub fn _gpu_merkle_raw(
+    py: Python<'_>,
+    ordinal: usize,
+    leaves_ptr: u64,
+    n: u64,
+    stream: Option<u64>,
+    nodes: bool,
+) -> PyResult<(Vec<u8>, Option<Vec<u8>>)> {
+    imp::merkle_raw(py, ordinal, leaves_ptr, n, stream, nodes)
+}
+
 /// The output length `hash_many` would produce for `name` and `params`
 /// (to size a device output array before hashing).
 #[pyfunction]
@@ -182,6 +199,41 @@ mod imp {
         .map_err(gpu_err)?;
         Ok(out_len)
     }
+
+    pub fn merkle_raw(
+        py: Python<'_>,
+        ordinal: usize,
+        leaves_ptr: u64,
+        n: u64,
+        stream: Option<u64>,
+        nodes: bool,
+    ) -> PyResult<(Vec<u8>, Option<Vec<u8>>)> {
+        let (ok, why) = status();
+        if !ok {
+            return Err(PyRuntimeError::new_err(format!(
+                "GPU arrays need the CUDA backend; none available: {why}"
+            )));
+        }
+        if n == 0 {
+            return Err(PyValueError::new_err("Expected non-zero number of leaves"));
+        }
+        let h = py.detach(|| hasher(ordinal)).map_err(gpu_err)?;
+        py.detach(|| {
+            let mut all = if nodes {
+                Some(vec![0u8; (2 * n as usize - 1) * 32])
+            } else {
+                None
+            };
+            let stream = stream.map(|s| s as usize as sys::CUstream);
+            // SAFETY: the Python layer took `leaves_ptr` and `n` from the
+            // leaves' __cuda_array_interface__ (an (n, 32) contiguous uint8
+            // array the caller holds for the whole call) on this device;
+            // `stream` is the array's own.
+            let root = unsafe { h.merkle_tree_raw(leaves_ptr, n, stream, all.as_deref_mut()) }?;
+            Ok((root.to_vec(), all))
+        })
+        .map_err(gpu_err)
+    }
 }
 
 #[cfg(not(feature = "gpu"))]
@@ -206,6 +258,19 @@ mod imp {
         _stream: Option<u64>,
         _params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<usize> {
+        Err(PyRuntimeError::new_err(format!(
+            "GPU arrays need the CUDA backend; none available: {WHY}"
+        )))
+    }
+
+    pub fn merkle_raw(
+        _py: Python<'_>,
+        _ordinal: usize,
+        _leaves_ptr: u64,
+        _n: u64,
+        _stream: Option<u64>,
+        _nodes: bool,
+    ) -> PyResult<(Vec<u8>, Option<Vec<u8>>)> {
         Err(PyRuntimeError::new_err(format!(
             "GPU arrays need the CUDA backend; none available: {WHY}"
         )))

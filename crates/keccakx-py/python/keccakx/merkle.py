@@ -44,7 +44,7 @@ from ._keccakx import (
     _merkle_process_proof,
 )
 
-__all__ = ["StandardMerkleTree", "SimpleMerkleTree"]
+__all__ = ["StandardMerkleTree", "SimpleMerkleTree", "device_tree"]
 
 
 def _hex(x: Union[str, bytes, bytearray]) -> str:
@@ -236,3 +236,35 @@ class SimpleMerkleTree(_Tree):
 
     verify = _Hybrid(_static_verify.__func__, _Tree._verify)
     verify_multi_proof = _Hybrid(_static_verify_multi.__func__, _Tree._verify_multi_proof)
+
+
+def device_tree(leaves: Any, *, nodes: bool = False):
+    """The OpenZeppelin tree of leaves that live in GPU memory, built there.
+
+    ``leaves`` is an ``(n, 32)`` uint8 array with ``__cuda_array_interface__``
+    (CuPy, PyTorch, Numba), one ``bytes32`` leaf a row, in leaf order (not
+    sorted here: sort them first for ``sort_leaves`` trees). The leaves stay
+    on the device; every level is hashed there. Returns the root as ``0x``
+    hex, or ``(root, nodes)`` with ``nodes=True``: the whole node array as
+    hex, root first, in the JavaScript library's layout (``dump()["tree"]``).
+    """
+    from . import _cuda_interface, _device_ordinal
+    from ._keccakx import _gpu_merkle_raw
+
+    cai = _cuda_interface(leaves)
+    if cai is None:
+        raise TypeError("device_tree: leaves must be a GPU array (__cuda_array_interface__); "
+                        "use SimpleMerkleTree.of for host values")
+    shape = tuple(cai["shape"])
+    if len(shape) != 2 or shape[1] != 32 or not str(cai["typestr"]).endswith(("u1", "i1")):
+        raise ValueError(f"device_tree: leaves must be an (n, 32) uint8 array, got shape {shape} {cai['typestr']}")
+    strides = cai.get("strides")
+    if strides is not None and (int(strides[0]) != 32 or int(strides[1]) != 1):
+        raise ValueError("device_tree: the leaves must be contiguous (row stride 32)")
+    stream = cai.get("stream")
+    root, tree = _gpu_merkle_raw(_device_ordinal(leaves), int(cai["data"][0]), shape[0],
+                                 None if stream is None else int(stream), nodes)
+    root = "0x" + bytes(root).hex()
+    if not nodes:
+        return root
+    return root, ["0x" + tree[i:i + 32].hex() for i in range(0, len(tree), 32)]

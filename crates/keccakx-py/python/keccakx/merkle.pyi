@@ -1,4 +1,4 @@
-from typing import Any, Iterable, Iterator, List, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Sequence, Tuple, Union
 
 _Node = Union[str, bytes]
 
@@ -54,3 +54,5 @@ class SimpleMerkleTree(_Tree):
     # On the class: verify(root, leaf, proof); on a tree: verify(leaf, proof).
     verify: Any
     verify_multi_proof: Any
+
+def device_tree(leaves: Any, *, nodes: bool = ...) -> Union[str, Tuple[str, List[str]]]: ...
