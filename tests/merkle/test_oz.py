@@ -204,7 +204,9 @@ def test_cli_matches(k, tmp_path):
     vals.write_text(json.dumps(c["values"], ensure_ascii=False))
     args = ["--simple"] if types is None else ["--types", ",".join(types)]
     sort = [] if c["sort"] else ["--no-sort"]
-    dump = subprocess.run([BIN, "merkle", "build", *args, *sort, str(vals)], check=True, capture_output=True, text=True).stdout
+    built_proofs = tmp_path / "built-proofs.jsonl"
+    dump = subprocess.run([BIN, "merkle", "build", *args, *sort, "--proofs", str(built_proofs), str(vals)], check=True,
+                          capture_output=True, text=True).stdout
     assert dump == r["dump"] + "\n"
     tree = tmp_path / "tree.json"
     tree.write_text(r["dump"])
@@ -215,8 +217,11 @@ def test_cli_matches(k, tmp_path):
                                     capture_output=True, text=True).stdout)
     assert got["proof"] == r["proofs"][-1]
     # Every proof: the CLI's lines, Python's list and file, the library's proofs.
-    lines = subprocess.run([BIN, "merkle", "prove", str(tree), "--all"], check=True, capture_output=True,
-                           text=True).stdout.splitlines()
+    all_text = subprocess.run([BIN, "merkle", "prove", str(tree), "--all"], check=True, capture_output=True,
+                              text=True).stdout
+    # `build --proofs` writes, from the tree it built, what `prove --all` prints from the dump.
+    assert built_proofs.read_text() == all_text
+    lines = all_text.splitlines()
     theirs = (SimpleMerkleTree if types is None else StandardMerkleTree).load(r["dump"])
     every = theirs.get_all_proofs()
     assert [json.loads(x)["proof"] for x in lines] == every

@@ -11,15 +11,17 @@
 //!
 //! `merkle-bench levels N REPS`: JSON on stdout: the batch engine's rate on
 //! N − 1 messages of 64 bytes (Keccak-256, one call) and the tree's inner
-//! nodes over N leaf hashes, level by level (`keccakx::merkle::build_nodes`
-//! on the same engine), medians of REPS runs.
+//! nodes over N leaf hashes, level by level (`keccakx::merkle::build_nodes_into`
+//! on the same engine, into a reused array as the batch writes a reused
+//! output), and both again into fresh memory (`build_nodes`, a new output),
+//! alternated, medians of REPS runs.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
 use keccakx::engine::{Engine, LaneSpec, Threads};
-use keccakx::merkle::{build_nodes, Hash};
+use keccakx::merkle::{build_nodes, build_nodes_into, Hash};
 use rs_merkle::{Hasher, MerkleTree};
 use tiny_keccak::{Hasher as _, Keccak};
 
@@ -110,6 +112,24 @@ fn rs_merkle_peer(values: &str, out: &str) {
     w.flush().unwrap();
 }
 
+/// CPU time of every thread of this process so far, in seconds
+/// (`/proc/self/task/*/schedstat`, nanoseconds on a CPU; 0 elsewhere).
+fn cpu_s() -> f64 {
+    let mut ns = 0u64;
+    if let Ok(d) = std::fs::read_dir("/proc/self/task") {
+        for t in d.flatten() {
+            if let Ok(s) = std::fs::read_to_string(t.path().join("schedstat")) {
+                ns += s
+                    .split_whitespace()
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    ns as f64 * 1e-9
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
@@ -152,28 +172,52 @@ fn levels(n: usize, reps: usize) {
         hi /= 2;
     }
     let mut batch = Vec::new();
+    let mut batch_cold = Vec::new();
+    let (mut batch_cpu, mut tree_cpu) = (Vec::new(), Vec::new());
     let mut tree_total = Vec::new();
+    let mut tree_cold = Vec::new();
+    let mut setup = Vec::new();
     let mut per_level: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
-    // One warm-up of each (page faults, thread pool), then REPS runs.
+    let mut tree: Vec<Hash> = Vec::new();
+    // One warm-up of each (page faults, thread pool), then REPS runs, the
+    // four measurements alternated within each run.
     for rep in 0..=reps {
-        let t = Instant::now();
+        // Warm: the batch into its reused output, the tree into its reused array.
+        let (t, c) = (Instant::now(), cpu_s());
         engine.hash_many(&spec, &refs, 32, &mut out);
         let batch_rate = (n - 1) as f64 / t.elapsed().as_secs_f64();
+        let batch_cpu_rate = (n - 1) as f64 / (cpu_s() - c);
         let mut stamps = Vec::new();
-        let t = Instant::now();
+        let (t, c) = (Instant::now(), cpu_s());
         let mut done = 0usize;
-        let nodes = build_nodes(&leaves, &engine, &mut |k| {
+        build_nodes_into(&leaves, &mut tree, &engine, &mut |k| {
             done += k;
             stamps.push((done, t.elapsed().as_secs_f64()));
         })
         .unwrap();
         let total = t.elapsed().as_secs_f64();
-        std::hint::black_box(&nodes);
+        let tree_cpu_rate = (n - 1) as f64 / (cpu_s() - c);
+        std::hint::black_box(&tree);
+        // Cold: a fresh output, a fresh array (first touch of every page).
+        let t = Instant::now();
+        let mut fresh = vec![0u8; 32 * refs.len()];
+        engine.hash_many(&spec, &refs, 32, &mut fresh);
+        let batch_cold_rate = (n - 1) as f64 / t.elapsed().as_secs_f64();
+        drop(std::hint::black_box(fresh));
+        let t = Instant::now();
+        let nodes = build_nodes(&leaves, &engine, &mut |_| {}).unwrap();
+        let tree_cold_rate = (n - 1) as f64 / t.elapsed().as_secs_f64();
+        drop(std::hint::black_box(nodes));
         if rep == 0 {
             continue;
         }
         batch.push(batch_rate);
+        batch_cpu.push(batch_cpu_rate);
+        tree_cpu.push(tree_cpu_rate);
+        batch_cold.push(batch_cold_rate);
         tree_total.push((n - 1) as f64 / total);
+        tree_cold.push(tree_cold_rate);
+        setup.push(stamps[0].1);
         // Levels are timed from the first tick (leaves in place).
         let (mut at, mut prev_t, mut level) = (0usize, stamps[0].1, 0usize);
         let mut want = sizes[0];
@@ -195,11 +239,18 @@ fn levels(n: usize, reps: usize) {
         .map(|(s, r)| format!("{{\"nodes\":{s},\"nodes_per_s\":{:.1}}}", median(r.clone())))
         .collect();
     println!(
-        "{{\"leaves\":{n},\"reps\":{reps},\"engine\":\"{}\",\"threads\":{},\"batch_64B_msgs_per_s\":{:.1},\"tree_nodes_per_s\":{:.1},\"note\":\"tree_nodes_per_s: the whole build_nodes call (array set-up included); levels: from the leaves in place\",\"levels\":[{}]}}",
+        "{{\"leaves\":{n},\"reps\":{reps},\"engine\":\"{}\",\"threads\":{},\"batch_64B_msgs_per_s\":{:.1},\"tree_nodes_per_s\":{:.1},\"batch_64B_fresh_output_msgs_per_s\":{:.1},\"tree_fresh_array_nodes_per_s\":{:.1},\"leaf_placement_s\":{:.6},\"batch_64B_msgs_per_cpu_s\":{:.1},\"tree_nodes_per_cpu_s\":{:.1},\"best_batch_64B_msgs_per_s\":{:.1},\"best_tree_nodes_per_s\":{:.1},\"note\":\"alternated in each run; tree_nodes_per_s: the whole build_nodes_into call (leaves placed into a reused array, then every level) against the batch into a reused output; *_fresh_*: build_nodes into a new array against the batch into a new output (every page first touched); levels: from the leaves in place; *_per_cpu_s: per second of CPU time of all threads (the machine's load left out); best_*: the fastest run\",\"levels\":[{}]}}",
         keccakx::engine::current().name(),
         rayon::current_num_threads(),
-        median(batch),
-        median(tree_total),
+        median(batch.clone()),
+        median(tree_total.clone()),
+        median(batch_cold),
+        median(tree_cold),
+        median(setup),
+        median(batch_cpu),
+        median(tree_cpu),
+        batch.iter().cloned().fold(0.0, f64::max),
+        tree_total.iter().cloned().fold(0.0, f64::max),
         lv.join(",")
     );
 }

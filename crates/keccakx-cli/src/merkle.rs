@@ -35,7 +35,7 @@ pub struct MerkleArgs {
 #[derive(Subcommand, Debug, Clone)]
 pub enum MerkleCommand {
     /// Build a tree from values and write its dump (JSON) on standard output.
-    Build(BuildArgs),
+    Build(BuildCmd),
     /// Print the root of a dump, or of the tree over values (with --types or --simple).
     Root(BuildArgs),
     /// Print the proof (JSON) of a value of a dumped tree.
@@ -76,6 +76,17 @@ pub struct BuildArgs {
     /// Default or `-`: standard input.
     #[arg(value_name = "FILE")]
     pub file: Option<OsString>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BuildCmd {
+    #[command(flatten)]
+    pub args: BuildArgs,
+    /// Also write every value's proof to FILE, one JSON object per line as
+    /// `prove --all` writes them, from the tree just built (no second read
+    /// and validation of the dump).
+    #[arg(long, value_name = "FILE")]
+    pub proofs: Option<OsString>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -129,7 +140,10 @@ fn merr(e: MerkleError) -> Error {
 pub fn run(a: &MerkleArgs, backend: Where) -> Result<Outcome, Error> {
     match &a.command {
         MerkleCommand::Build(b) => {
-            let tree = build(b, backend)?;
+            let tree = build(&b.args, backend)?;
+            if let Some(path) = &b.proofs {
+                write_proofs_file(&tree, path)?;
+            }
             let mut s = tree.dump_json();
             s.push('\n');
             print_all(s.as_bytes())
@@ -166,30 +180,24 @@ fn engine(backend: Where, leaves: usize) -> Result<Box<dyn Engine>, Error> {
     }
 }
 
+/// FILE's text; none or `-`: standard input, read as `sum` reads it (a
+/// closed or write-only standard input is a read error, not an empty input).
 fn read_input(file: Option<&OsString>) -> Result<String, Error> {
     let mut bytes = Vec::new();
     match file {
-        None => {
-            io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|err| Error::Read {
-                    what: "standard input".into(),
-                    err,
-                })?;
-        }
-        Some(f) if f == "-" => {
-            io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|err| Error::Read {
-                    what: "standard input".into(),
-                    err,
-                })?;
-        }
-        Some(f) => {
+        Some(f) if f != "-" => {
             bytes = std::fs::read(f).map_err(|err| Error::Read {
                 what: crate::escape::quote_os(f.as_os_str()),
                 err,
             })?;
+        }
+        _ => {
+            crate::stdio::stdin_checked()
+                .and_then(|mut stdin| stdin.read_to_end(&mut bytes))
+                .map_err(|err| Error::Read {
+                    what: "standard input".into(),
+                    err,
+                })?;
         }
     }
     String::from_utf8(bytes)
@@ -432,6 +440,37 @@ fn hex_list(proof: &[merkle::Hash]) -> Value {
     )
 }
 
+/// `{"index":I,"value":V,"proof":["0x...",...]}` and a newline onto `s`:
+/// the object `prove --index I` prints.
+fn proof_line(tree: &MerkleTree, i: usize, proof: &[merkle::Hash], s: &mut String) {
+    s.push_str("{\"index\":");
+    s.push_str(&i.to_string());
+    s.push_str(",\"value\":");
+    json::write_json(&tree.values()[i], s);
+    s.push_str(",\"proof\":[");
+    merkle::push_hex_list(proof, s);
+    s.push_str("]}\n");
+}
+
+/// Every value's proof into the file `path` (`build --proofs`).
+fn write_proofs_file(tree: &MerkleTree, path: &OsString) -> Result<(), Error> {
+    let werr = |err: io::Error| {
+        Error::Params(format!(
+            "merkle: --proofs {}: {}",
+            crate::escape::quote_os(path.as_os_str()),
+            err
+        ))
+    };
+    let f = std::fs::File::create(path).map_err(werr)?;
+    let mut w = io::BufWriter::with_capacity(1 << 20, f);
+    tree.proof_lines(
+        |i, proof, s| proof_line(tree, i, proof, s),
+        |block| w.write_all(block.as_bytes()),
+    )
+    .and_then(|()| w.flush())
+    .map_err(werr)
+}
+
 fn prove(p: &ProveArgs, backend: Where) -> Result<Outcome, Error> {
     let text = read_input(Some(&p.tree))?;
     let e = engine(backend, 0)?;
@@ -446,17 +485,14 @@ fn prove(p: &ProveArgs, backend: Where) -> Result<Outcome, Error> {
     if p.all {
         // Streamed: a million proofs are over a gigabyte of text.
         let mut out = Out::new();
-        let mut s = String::new();
-        for i in 0..tree.len() {
-            s.clear();
-            json::write_json(&obj(i, &tree.proof(i).map_err(merr)?), &mut s);
-            s.push('\n');
-            if let Err(stop) = out.write(s.as_bytes()) {
-                return stop.into_result(Outcome::Success);
-            }
-        }
-        return match out.flush() {
-            Ok(()) => Ok(Outcome::Success),
+        return match tree.proof_lines(
+            |i, proof, s| proof_line(&tree, i, proof, s),
+            |block| out.write(block.as_bytes()),
+        ) {
+            Ok(()) => match out.flush() {
+                Ok(()) => Ok(Outcome::Success),
+                Err(stop) => stop.into_result(Outcome::Success),
+            },
             Err(stop) => stop.into_result(Outcome::Success),
         };
     }

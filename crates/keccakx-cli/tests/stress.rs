@@ -220,6 +220,20 @@ fn write_only_stdin_is_a_read_error() {
         text(&o.stderr),
         "keccakx: 'standard input': read error: Bad file descriptor\n"
     );
+    // `keccakx merkle` reads its values or dump from standard input alike.
+    for args in [
+        &["merkle", "build", "--types", "address,uint256"][..],
+        &["merkle", "root", "-"][..],
+    ] {
+        let o = d.cmd(args).stdin(wo()).output().unwrap();
+        assert_clean(&o, 1);
+        assert_eq!(o.stdout, b"", "{args:?}");
+        assert_eq!(
+            text(&o.stderr),
+            "keccakx: standard input: Bad file descriptor\n",
+            "{args:?}"
+        );
+    }
 }
 
 /// A pipe: (read end, write end).

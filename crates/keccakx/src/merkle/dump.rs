@@ -15,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::MerkleError;
-use super::hash::{parse_hash, to_hex};
+use super::hash::{parse_hash, push_hex, Hash};
 use super::json::{self, write_json, write_str, Value};
 use super::tree::{LeafKind, MerkleTree};
 use crate::engine::Engine;
@@ -37,14 +37,7 @@ impl MerkleTree {
             }
             LeafKind::Simple => s.push_str("{\"format\":\"simple-v1\",\"tree\":["),
         }
-        for (i, h) in self.tree.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            s.push('"');
-            s.push_str(&to_hex(h));
-            s.push('"');
-        }
+        push_hex_list(&self.tree, &mut s);
         s.push_str("],\"values\":[");
         for (i, (v, ti)) in self.values.iter().zip(&self.tree_index).enumerate() {
             if i > 0 {
@@ -64,21 +57,51 @@ impl MerkleTree {
     /// `["0x...","0x...",...]` (the nodes of `getProof(i)`), written as it
     /// goes (a million proofs of a 2^20-leaf tree are ~1.4 GB of text).
     pub fn write_proofs_jsonl(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut line = String::with_capacity(32 * 70);
-        for i in 0..self.len() {
-            let proof = self.proof(i).map_err(std::io::Error::other)?;
-            line.clear();
-            line.push('[');
-            for (k, h) in proof.iter().enumerate() {
-                if k > 0 {
-                    line.push(',');
-                }
-                line.push('"');
-                line.push_str(&to_hex(h));
-                line.push('"');
+        self.proof_lines(
+            |_, proof, line| {
+                line.push('[');
+                push_hex_list(proof, line);
+                line.push_str("]\n");
+            },
+            |block| w.write_all(block.as_bytes()),
+        )
+    }
+
+    /// Every value's proof, in value order, as text: `line(i, proof, buf)`
+    /// appends value `i`'s line to `buf`; blocks of lines are formed on
+    /// all cores and handed to `sink` in order, as they are done (the
+    /// text of all proofs is never held at once). A `sink` error stops it.
+    pub fn proof_lines<E>(
+        &self,
+        line: impl Fn(usize, &[Hash], &mut String) + Sync,
+        mut sink: impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
+        use rayon::prelude::*;
+        // Values per block and blocks formed at once: ~2 MB of text each.
+        const BLOCK: usize = 1024;
+        let per_round = BLOCK * 4 * rayon::current_num_threads().max(1);
+        let mut blocks: Vec<String> = Vec::new();
+        for start in (0..self.len()).step_by(per_round) {
+            let end = (start + per_round).min(self.len());
+            (start..end)
+                .into_par_iter()
+                .step_by(BLOCK)
+                .map(|a| {
+                    let mut s = String::with_capacity(BLOCK * 1500);
+                    for i in a..(a + BLOCK).min(end) {
+                        let ti = self.tree_index[i];
+                        line(
+                            i,
+                            &super::proof::get_proof(&self.tree, ti).expect("a leaf"),
+                            &mut s,
+                        );
+                    }
+                    s
+                })
+                .collect_into_vec(&mut blocks);
+            for b in &blocks {
+                sink(b)?;
             }
-            line.push_str("]\n");
-            w.write_all(line.as_bytes())?;
         }
         Ok(())
     }
@@ -212,5 +235,17 @@ impl MerkleTree {
             index.push(ti.ok_or_else(bad)?);
         }
         MerkleTree::from_parts(kind, nodes, vals, index, engine)
+    }
+}
+
+/// `"0x...","0x...",...` (no brackets) onto `s`.
+pub fn push_hex_list(nodes: &[Hash], s: &mut String) {
+    for (i, h) in nodes.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push('"');
+        push_hex(h, s);
+        s.push('"');
     }
 }

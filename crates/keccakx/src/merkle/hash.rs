@@ -31,9 +31,21 @@ pub fn node_hash(a: &Hash, b: &Hash) -> Hash {
 /// `min(a, b) ‖ max(a, b)` into `m`.
 #[inline]
 pub(crate) fn sorted_pair(a: &Hash, b: &Hash, m: &mut [u8; 64]) {
-    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    let (lo, hi) = if le(a, b) { (a, b) } else { (b, a) };
     m[..32].copy_from_slice(lo);
     m[32..].copy_from_slice(hi);
+}
+
+/// `a <= b` as byte strings: the first eight bytes as one big-endian word
+/// decide all but one pair in 2^64 of random nodes without a `memcmp` call.
+#[inline]
+fn le(a: &Hash, b: &Hash) -> bool {
+    let word = |h: &Hash| u64::from_be_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]);
+    match word(a).cmp(&word(b)) {
+        core::cmp::Ordering::Less => true,
+        core::cmp::Ordering::Greater => false,
+        core::cmp::Ordering::Equal => a[8..] <= b[8..],
+    }
 }
 
 /// A standard leaf: `keccak256(keccak256(abi.encode(types, values)))`.
@@ -52,6 +64,20 @@ pub fn to_hex(bytes: &[u8]) -> String {
         s.push(D[(b & 15) as usize] as char);
     }
     s
+}
+
+/// `0x` and a node's 64 lower-case hex digits onto `s`, without a
+/// string of its own.
+pub fn push_hex(h: &Hash, s: &mut String) {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 66];
+    buf[0] = b'0';
+    buf[1] = b'x';
+    for (k, &b) in h.iter().enumerate() {
+        buf[2 + 2 * k] = D[(b >> 4) as usize];
+        buf[3 + 2 * k] = D[(b & 15) as usize];
+    }
+    s.push_str(core::str::from_utf8(&buf).expect("hex digits are ASCII"));
 }
 
 /// A node from `0x` + 64 hex digits (either case).

@@ -27,11 +27,12 @@ mod proof;
 mod tree;
 
 pub use abi::{encode, encode_into, parse_types, type_name, AbiType};
+pub use dump::push_hex_list;
 pub use error::{ErrorKind, MerkleError};
-pub use hash::{keccak256, node_hash, parse_hash, standard_leaf_hash, to_hex, Hash};
+pub use hash::{keccak256, node_hash, parse_hash, push_hex, standard_leaf_hash, to_hex, Hash};
 pub use json::Value;
 pub use proof::{process_multi_proof, process_proof, MultiProof};
-pub use tree::{build_nodes, leaf_hash, LeafKind, MerkleTree, Progress};
+pub use tree::{build_nodes, build_nodes_into, leaf_hash, LeafKind, MerkleTree, Progress};
 
 #[cfg(test)]
 mod tests;

@@ -91,24 +91,41 @@ impl MerkleTree {
                 p(done, total)
             }
         };
-        let hashes = leaf_hashes(&kind, &values, engine, &mut tick)?;
-        let mut order: Vec<(Hash, usize)> = hashes.into_iter().zip(0..).collect();
+        // One node array for everything: the leaf hashes are computed into
+        // its leaf half (value order), sorted there, and the inner nodes
+        // hashed above them; no other array of the tree's size is touched.
+        let n = values.len();
+        let len = 2 * n - 1;
+        let mut tree = vec![[0u8; 32]; len];
+        leaf_hashes_into(&kind, &values, engine, &mut tick, &mut tree[n - 1..])?;
         let lookup = OnceLock::new();
+        let mut tree_index = vec![0usize; n];
         if sort_leaves {
+            let mut order: Vec<(Hash, usize)> = tree[n - 1..]
+                .par_iter()
+                .enumerate()
+                .map(|(i, h)| (*h, i))
+                .collect();
             // (hash, index) order is the stable sort by hash.
             order.par_sort_unstable();
-        }
-        let leaves: Vec<Hash> = order.iter().map(|(h, _)| *h).collect();
-        let tree = build_nodes(&leaves, engine, &mut tick)?;
-        drop(leaves);
-        let len = tree.len();
-        let mut tree_index = vec![0usize; order.len()];
-        for (leaf_i, (_, value_i)) in order.iter().enumerate() {
-            tree_index[*value_i] = len - 1 - leaf_i;
-        }
-        if sort_leaves {
+            // Leaf k (in sorted order) sits at len - 1 - k.
+            tree[n - 1..]
+                .par_iter_mut()
+                .rev()
+                .zip(order.par_iter())
+                .for_each(|(t, (h, _))| *t = *h);
+            for (leaf_i, (_, value_i)) in order.iter().enumerate() {
+                tree_index[*value_i] = len - 1 - leaf_i;
+            }
             let _ = lookup.set(order);
+        } else {
+            tree[n - 1..].reverse();
+            for (value_i, t) in tree_index.iter_mut().enumerate() {
+                *t = len - 1 - value_i;
+            }
         }
+        tick(0);
+        hash_levels(&mut tree, n, engine, &mut tick)?;
         Ok(MerkleTree {
             kind,
             tree,
@@ -366,13 +383,31 @@ pub(crate) fn leaf_hashes(
     engine: &dyn Engine,
     tick: &mut dyn FnMut(usize),
 ) -> Result<Vec<Hash>, MerkleError> {
+    let mut out = vec![[0u8; 32]; values.len()];
+    leaf_hashes_into(kind, values, engine, tick, &mut out)?;
+    Ok(out)
+}
+
+/// Every value's leaf hash into `out` (one per value), in value order.
+fn leaf_hashes_into(
+    kind: &LeafKind,
+    values: &[Value],
+    engine: &dyn Engine,
+    tick: &mut dyn FnMut(usize),
+    out: &mut [Hash],
+) -> Result<(), MerkleError> {
     let types = match kind {
         LeafKind::Simple => {
-            return values.par_iter().map(simple_leaf).collect();
+            return out
+                .par_iter_mut()
+                .zip(values.par_iter())
+                .try_for_each(|(o, v)| {
+                    *o = simple_leaf(v)?;
+                    Ok(())
+                });
         }
         LeafKind::Standard { types, .. } => types,
     };
-    let mut out = vec![[0u8; 32]; values.len()];
     let chunk = chunk_for(engine);
     let mut inner = vec![[0u8; 32]; chunk.min(values.len())];
     for (vals, outs) in values.chunks(chunk).zip(out.chunks_mut(chunk)) {
@@ -404,7 +439,7 @@ pub(crate) fn leaf_hashes(
         engine.try_hash_many(&KECCAK256, &msgs, 32, outs.as_flattened_mut())?;
         tick(vals.len());
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The node array over leaf hashes `leaves` (in leaf order, no sorting):
@@ -417,22 +452,56 @@ pub fn build_nodes(
     engine: &dyn Engine,
     tick: &mut dyn FnMut(usize),
 ) -> Result<Vec<Hash>, MerkleError> {
+    let mut tree = Vec::new();
+    build_nodes_into(leaves, &mut tree, engine, tick)?;
+    Ok(tree)
+}
+
+/// [`build_nodes`] into `tree`, reusing its allocation: a caller that
+/// builds many trees keeps the array's pages (a fresh array of `2n − 1`
+/// nodes is first touched page by page while it is filled).
+pub fn build_nodes_into(
+    leaves: &[Hash],
+    tree: &mut Vec<Hash>,
+    engine: &dyn Engine,
+    tick: &mut dyn FnMut(usize),
+) -> Result<(), MerkleError> {
     let n = leaves.len();
     if n == 0 {
         return Err(MerkleError::arg("Expected non-zero number of leaves"));
     }
     let len = 2 * n - 1;
-    let mut tree = vec![[0u8; 32]; len];
-    for (k, l) in leaves.iter().enumerate() {
-        tree[len - 1 - k] = *l;
+    if tree.capacity() < len {
+        // Zeroed by the allocator (fresh pages), not written here.
+        *tree = vec![[0u8; 32]; len];
+    } else {
+        // Inner nodes are all overwritten: only a longer array is filled.
+        tree.resize(len, [0u8; 32]);
     }
+    tree[n - 1..]
+        .par_iter_mut()
+        .with_min_len(1 << 12)
+        .rev()
+        .zip(leaves.par_iter())
+        .for_each(|(t, l)| *t = *l);
     // The leaves are in place: the hashing starts.
     tick(0);
+    hash_levels(tree, n, engine, tick)
+}
+
+/// The inner nodes of `tree` (`2n − 1` nodes, the `n` leaves in place),
+/// each run of nodes whose children are done as batches on `engine`.
+fn hash_levels(
+    tree: &mut [Hash],
+    n: usize,
+    engine: &dyn Engine,
+    tick: &mut dyn FnMut(usize),
+) -> Result<(), MerkleError> {
     // An engine that builds every level at once (a GPU, in its memory).
-    if let Some(r) = engine.merkle_nodes(&mut tree) {
+    if let Some(r) = engine.merkle_nodes(tree) {
         r?;
         tick(n - 1);
-        return Ok(tree);
+        return Ok(());
     }
     let chunk = chunk_for(engine);
     let mut msgs = Vec::new();
@@ -450,11 +519,15 @@ pub fn build_nodes(
         }
         hi = lo;
     }
-    Ok(tree)
+    Ok(())
 }
 
 /// Nodes `a..b` into `out`, where the tree from node `offset` on is
-/// `tail` (it holds all their children).
+/// `tail` (it holds all their children): their messages filled into
+/// `msgs` (a scratch array kept between calls, grown, never cleared), then
+/// one engine call. (Hashing pieces of 256 nodes on each thread right after
+/// filling them, or pointing at children that are already in order instead
+/// of copying them, both ran slower: bench/NOTES.md, "Merkle levels".)
 fn hash_nodes(
     offset: usize,
     tail: &[Hash],
@@ -464,13 +537,16 @@ fn hash_nodes(
     out: &mut [Hash],
     engine: &dyn Engine,
 ) -> Result<(), MerkleError> {
-    msgs.clear();
-    msgs.resize(b - a, [0u8; 64]);
+    let count = b - a;
+    if msgs.len() < count {
+        msgs.resize(count, [0u8; 64]);
+    }
+    let msgs = &mut msgs[..count];
     let fill = |(k, m): (usize, &mut [u8; 64])| {
         let i = a + k;
         sorted_pair(&tail[2 * i + 1 - offset], &tail[2 * i + 2 - offset], m);
     };
-    if b - a >= 4096 {
+    if count >= 4096 {
         msgs.par_iter_mut().enumerate().for_each(fill);
     } else {
         msgs.iter_mut().enumerate().for_each(fill);
