@@ -19,7 +19,7 @@ use crate::nvrtc::Target;
 use super::buffers::{Scratch, Stage, STAGES};
 use super::choice::BatchKernel;
 use super::groups::{LeavesStats, FIRST_GROUP_LEAVES, MAX_GROUP_LEAVES};
-use super::host::{HostInput, DEFAULT_REGISTER_MIN_BYTES};
+use super::host::{HostInput, HostRegistration, DEFAULT_REGISTER_MIN_BYTES};
 use super::load::{choose_target, load_module};
 use super::pack::DEFAULT_CHUNK_BYTES;
 
@@ -343,5 +343,56 @@ impl Drop for GpuHasher {
         for st in lock(&self.stages).iter() {
             st.wait_idle();
         }
+    }
+}
+
+/// The page size (for aligning registrations).
+fn page_size() -> usize {
+    4096
+}
+
+/// Host memory registered with the driver (hasher/host.rs has the rest of
+/// host-fed input without staging).
+impl GpuHasher {
+    /// Register `data` with the driver (page-locked, read-only where the
+    /// device supports that) until the guard is dropped: host-fed calls on
+    /// it then copy straight from it. Fails with the driver's reason (no
+    /// support, out of lockable memory); callers fall back to staging.
+    pub fn register_host<'a>(&self, data: &'a [u8]) -> Result<HostRegistration<'a>, GpuError> {
+        if data.is_empty() {
+            return Err(GpuError::Unsupported("cannot register an empty buffer"));
+        }
+        self.ctx.bind_to_thread()?;
+        let start = data.as_ptr() as usize & !(page_size() - 1);
+        let end = (data.as_ptr() as usize + data.len()).div_ceil(page_size()) * page_size();
+        let base = start as *mut std::ffi::c_void;
+        let read_only = self.device_attribute(
+            sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
+        )? != 0;
+        let flags = if read_only {
+            sys::CU_MEMHOSTREGISTER_READ_ONLY
+        } else {
+            0
+        };
+        // SAFETY: [start, end) covers the pages of `data`, which the guard
+        // borrows for its whole life; registration changes no byte.
+        unsafe { sys::cuMemHostRegister_v2(base, end - start, flags) }.result()?;
+        Ok(HostRegistration {
+            data,
+            base,
+            ctx: self.ctx.clone(),
+        })
+    }
+
+    /// Host-fed strided batches of at least `bytes` register the caller's
+    /// buffer for the call (default [`DEFAULT_REGISTER_MIN_BYTES`];
+    /// `usize::MAX`: never).
+    pub fn set_register_min_bytes(&self, bytes: usize) {
+        self.register_min
+            .store(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(super) fn register_min_bytes(&self) -> usize {
+        self.register_min.load(std::sync::atomic::Ordering::Relaxed)
     }
 }

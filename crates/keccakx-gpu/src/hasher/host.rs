@@ -4,12 +4,12 @@
 //! payload byte (read, write into pinned memory, the DMA's read); a
 //! page-locked source moves one.
 //!
-//! - [`GpuHasher::register_host`]: register a caller's buffer for as long
+//! - `GpuHasher::register_host` (handle.rs): register a caller's buffer for as long
 //!   as the returned guard lives (callers that hash the same buffer many
 //!   times: the Python module's pinned input);
 //! - `hash_strided` (pipeline.rs) uploads straight from a span that is
 //!   already page-locked, or registers a span of at least
-//!   [`GpuHasher::set_register_min_bytes`] bytes for the call (off by
+//!   `GpuHasher::set_register_min_bytes` bytes for the call (off by
 //!   default, see [`DEFAULT_REGISTER_MIN_BYTES`]); both are
 //!   device-side behaviours (the driver says whether it can), checked at
 //!   run time, and any refusal falls back to staging.
@@ -20,9 +20,6 @@
 use std::ops::Range;
 
 use cudarc::driver::sys;
-
-use super::handle::GpuHasher;
-use crate::error::GpuError;
 
 /// How a host-fed call's input reached the device (`PipelineStats`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,10 +100,10 @@ pub(super) fn page_locked(p: *const u8, len: usize) -> bool {
 /// this guard is dropped; the guard borrows the buffer, so it cannot be
 /// freed or moved meanwhile.
 pub struct HostRegistration<'a> {
-    data: &'a [u8],
+    pub(super) data: &'a [u8],
     /// The page-aligned range registered.
-    base: *mut std::ffi::c_void,
-    ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+    pub(super) base: *mut std::ffi::c_void,
+    pub(super) ctx: std::sync::Arc<cudarc::driver::CudaContext>,
 }
 
 impl HostRegistration<'_> {
@@ -123,55 +120,6 @@ impl Drop for HostRegistration<'_> {
         // unregistered once; callers have finished every copy from it (the
         // pipeline synchronises its streams before returning).
         let _ = unsafe { sys::cuMemHostUnregister(self.base) };
-    }
-}
-
-/// The page size (for aligning registrations).
-fn page_size() -> usize {
-    4096
-}
-
-impl GpuHasher {
-    /// Register `data` with the driver (page-locked, read-only where the
-    /// device supports that) until the guard is dropped: host-fed calls on
-    /// it then copy straight from it. Fails with the driver's reason (no
-    /// support, out of lockable memory); callers fall back to staging.
-    pub fn register_host<'a>(&self, data: &'a [u8]) -> Result<HostRegistration<'a>, GpuError> {
-        if data.is_empty() {
-            return Err(GpuError::Unsupported("cannot register an empty buffer"));
-        }
-        self.ctx.bind_to_thread()?;
-        let start = data.as_ptr() as usize & !(page_size() - 1);
-        let end = (data.as_ptr() as usize + data.len()).div_ceil(page_size()) * page_size();
-        let base = start as *mut std::ffi::c_void;
-        let read_only = self.device_attribute(
-            sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
-        )? != 0;
-        let flags = if read_only {
-            sys::CU_MEMHOSTREGISTER_READ_ONLY
-        } else {
-            0
-        };
-        // SAFETY: [start, end) covers the pages of `data`, which the guard
-        // borrows for its whole life; registration changes no byte.
-        unsafe { sys::cuMemHostRegister_v2(base, end - start, flags) }.result()?;
-        Ok(HostRegistration {
-            data,
-            base,
-            ctx: self.ctx.clone(),
-        })
-    }
-
-    /// Host-fed strided batches of at least `bytes` register the caller's
-    /// buffer for the call (default [`DEFAULT_REGISTER_MIN_BYTES`];
-    /// `usize::MAX`: never).
-    pub fn set_register_min_bytes(&self, bytes: usize) {
-        self.register_min
-            .store(bytes, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    pub(super) fn register_min_bytes(&self) -> usize {
-        self.register_min.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
