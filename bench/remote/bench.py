@@ -9,7 +9,8 @@ server (an object of --s3-mib). Peers, alternated round by round:
 - `curl -o /dev/null URL`: the server's bare transfer rate;
 - `keccakx sum -a kt128 URL` (parallel ranged GETs) and `-a sha3-256 URL`
   (one streamed GET);
-- `curl URL | keccakx sum -a kt128`, `curl URL | openssl dgst -sha3-256`;
+- `curl URL | keccakx sum -a kt128` and `-a sha3-256`, `curl URL | openssl
+  dgst -sha3-256`;
 - `keccakx sum -a kt128 FILE`, `-a sha3-256 FILE`: the same bytes from the
   page cache (the hash's own rate: a ceiling for the URL's);
 - `curl -r` of one part (`--part-mib`, the object's first): the server's
@@ -217,6 +218,7 @@ def main():
                 "keccakx sum -a kt128 URL": f"{kx} sum -a kt128 {src['url']}",
                 "keccakx sum -a sha3-256 URL": f"{kx} sum -a sha3-256 {src['url']}",
                 "curl | keccakx sum -a kt128": f"curl -sf {src['curl']} | {kx} sum -a kt128",
+                "curl | keccakx sum -a sha3-256": f"curl -sf {src['curl']} | {kx} sum -a sha3-256",
                 "keccakx sum -a kt128 FILE": f"{kx} sum -a kt128 {src['file']}",
                 "keccakx sum -a sha3-256 FILE": f"{kx} sum -a sha3-256 {src['file']}",
                 "curl -r (one part) -o /dev/null": f"curl -sf -r 0-{a.part_mib * MIB - 1} -o /dev/null {src['curl']}",
