@@ -369,14 +369,19 @@ impl GpuHasher {
         let read_only = self.device_attribute(
             sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
         )? != 0;
-        let flags = if read_only {
-            sys::CU_MEMHOSTREGISTER_READ_ONLY
-        } else {
-            0
-        };
         // SAFETY: [start, end) covers the pages of `data`, which the guard
         // borrows for its whole life; registration changes no byte.
-        unsafe { sys::cuMemHostRegister_v2(base, end - start, flags) }.result()?;
+        let register = |flags| unsafe { sys::cuMemHostRegister_v2(base, end - start, flags) };
+        // Read-only where the device says it can (then also read-only
+        // mappings register); else, or if that is refused, plain.
+        let r = if read_only {
+            register(sys::CU_MEMHOSTREGISTER_READ_ONLY).result()
+        } else {
+            Err(cudarc::driver::DriverError(
+                sys::cudaError_enum::CUDA_ERROR_NOT_SUPPORTED,
+            ))
+        };
+        r.or_else(|_| register(0).result())?;
         Ok(HostRegistration {
             data,
             base,

@@ -84,13 +84,30 @@ pub(super) fn page_locked(p: *const u8, len: usize) -> bool {
     if len == 0 {
         return false;
     }
+    // cuMemHostGetFlags knows cuMemHostAlloc'd memory; registered memory
+    // is host memory to cuPointerGetAttribute (unregistered memory is an
+    // error to both).
     let probe = |q: *const u8| {
         let mut flags = 0u32;
-        // SAFETY: cuMemHostGetFlags only looks the address up in the
-        // driver's tables; it reads no memory.
-        unsafe { sys::cuMemHostGetFlags(&mut flags, q as *mut _) }
+        // SAFETY: both calls only look the address up in the driver's
+        // tables; they read no memory; `ty` is a 4-byte attribute value.
+        unsafe {
+            if sys::cuMemHostGetFlags(&mut flags, q as *mut _)
+                .result()
+                .is_ok()
+            {
+                return true;
+            }
+            let mut ty = 0u32;
+            sys::cuPointerGetAttribute(
+                (&mut ty as *mut u32).cast(),
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                q as sys::CUdeviceptr,
+            )
             .result()
             .is_ok()
+                && ty == sys::CUmemorytype::CU_MEMORYTYPE_HOST as u32
+        }
     };
     // SAFETY: p + len - 1 is inside the caller's slice.
     probe(p) && probe(unsafe { p.add(len - 1) })
