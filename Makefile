@@ -16,6 +16,11 @@ TEST_PROFILE := suite
 # people on one shared machine never overlap.
 BENCH_LOCK ?=
 TIMED := $(if $(BENCH_LOCK),flock $(BENCH_LOCK))
+# What test-rust builds and tests: the workspace but the Python extension
+# (built by maturin) and the benchmark crate. Its CLI binary,
+# target/$(TEST_PROFILE)/keccakx, is the one the CLI's test targets run
+# (build-cli-test, mk/cli.mk).
+RUST_TEST_SEL := --workspace --exclude keccakx-py --exclude keccakx-bench
 
 .PHONY: all demo test bench deps-rust test-rust
 
@@ -30,7 +35,7 @@ test-rust: deps-rust
 	$(PYTHON) crates/keccakx/src/permutation/isa/gen_asm.py --check
 	$(PYTHON) tools/module_cycles.py
 	CARGO=$(CARGO) sh tools/check_no_std.sh
-	$(CARGO) test --profile $(TEST_PROFILE) --workspace --exclude keccakx-py --exclude keccakx-bench
+	$(CARGO) test --profile $(TEST_PROFILE) $(RUST_TEST_SEL)
 
 TEST_TARGETS := test-rust $(TEST_TARGETS)
 

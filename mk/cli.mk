@@ -19,8 +19,12 @@ CLI_TEST_BIN := $(CLI_TARGET_DIR)/$(TEST_PROFILE)/keccakx
 build-cli: deps-rust
 	$(CARGO) build --release -p keccakx-cli
 
+# The binary test-rust builds (same selection, so the same features: the
+# workspace's tests turn on the core's `rustcrypto` feature, and a build
+# of keccakx-cli alone would compile the core, the CLI and the crates
+# between them a second time, ~40 s of CPU). After test-rust: nothing to do.
 build-cli-test: deps-rust
-	$(CARGO) build --profile $(TEST_PROFILE) -p keccakx-cli
+	$(CARGO) test --profile $(TEST_PROFILE) $(RUST_TEST_SEL) --no-run
 
 demo: build-cli
 	@bash examples/demo.sh $(CLI_BIN)

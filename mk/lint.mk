@@ -5,7 +5,10 @@
 #                                         features; lints: [workspace.lints])
 #   cargo doc --no-deps --lib, -D warnings  broken intra-doc links (the
 #                                         libraries: the `keccakx` binary's
-#                                         docs would collide with the core's)
+#                                         docs would collide with the core's);
+#                                         in clippy's profile, so that it reads
+#                                         the dependencies clippy checked
+#                                         instead of checking them again
 #   ruff check                            Python (ruff.toml: the package,
 #                                         tests, tools, benches)
 .PHONY: test-lint deps-lint
@@ -18,7 +21,7 @@ deps-lint: deps-python
 test-lint: deps-lint
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --profile $(TEST_PROFILE) --workspace --all-targets --exclude keccakx-bench -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace --exclude keccakx-bench --lib
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --profile $(TEST_PROFILE) --no-deps --workspace --exclude keccakx-bench --lib
 	$(PY_VENV)/bin/ruff check .
 
 TEST_TARGETS += test-lint
