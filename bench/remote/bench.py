@@ -185,7 +185,7 @@ def main():
         http_proc = nginx
         if nginx is not None:
             procs.append(nginx)
-            http_server = "nginx " + subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+            http_server = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().replace("nginx version: ", "")
         else:
             from servers import serve_http
 
