@@ -97,6 +97,35 @@ try:
 except Exception as e:
     result["libraries"]["torch"] = {"error": f"{type(e).__name__}: {e}"}
 
+# Host-fed GPU hashing of host arrays (keccakx.gpu_hash_many): staged,
+# registered for the call, and from CuPy's pinned memory (page-locked).
+try:
+    import numpy as np
+
+    data = np.random.default_rng(9).integers(0, 256, size=(20000, 1000), dtype=np.uint8)
+    want = keccakx.hash_many(data, "sha3_256")
+    rec = {}
+    arrays = [("staged", data, False), ("registered", data, True)]
+    try:
+        import cupyx
+
+        pinned = cupyx.empty_pinned(data.shape, dtype=np.uint8)
+        pinned[...] = data
+        arrays.append(("cupy_pinned", pinned, False))
+    except Exception as e:
+        rec["cupy_pinned_error"] = f"{type(e).__name__}: {e}"
+    for label, arr, reg in arrays:
+        got, how = keccakx.gpu_hash_many(arr, "sha3_256", register=reg, how=True)
+        same = bool(np.array_equal(got, want))
+        rec[label] = {"input": how, "matches_cpu": same}
+        if not same:
+            ok = False
+            print(f"gpu_hash_many: MISMATCH {label}", file=sys.stderr)
+    result["gpu_hash_many"] = rec
+except Exception as e:
+    result["gpu_hash_many"] = {"error": f"{type(e).__name__}: {e}"}
+    ok = False
+
 result["ok"] = ok
 print(json.dumps(result))
 sys.exit(0 if ok else 1)

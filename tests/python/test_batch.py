@@ -216,3 +216,23 @@ def test_device_array_on_unsupported_function_is_clear():
         pytest.skip("a GPU is present: covered by the GPU tests")
     with pytest.raises(RuntimeError, match="none available: .+"):
         keccakx.hash_many(FakeCudaArray(), "kmac128", key=b"k")
+
+
+def test_gpu_host_and_device_tree_entry_points_without_a_gpu():
+    # The host-fed GPU path and the device Merkle tree say why they cannot
+    # run (no CUDA here), and refuse bad shapes before that.
+    np = pytest.importorskip("numpy")
+    import keccakx.merkle
+
+    rows = np.zeros((4, 64), dtype=np.uint8)
+    if not keccakx.backend_info()["gpu_available"]:
+        with pytest.raises(RuntimeError, match="gpu_hash_many needs the CUDA backend"):
+            keccakx.gpu_hash_many(rows, "sha3_256")
+    with pytest.raises(ValueError, match="C-contiguous 2-D"):
+        keccakx.gpu_hash_many(np.zeros(64, dtype=np.uint8), "sha3_256")
+    with pytest.raises(ValueError, match="C-contiguous 2-D"):
+        keccakx.gpu_hash_many(rows[:, ::2], "sha3_256")
+    with pytest.raises(TypeError, match="GPU array"):
+        keccakx.merkle.device_tree(np.zeros((4, 32), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"\(n, 32\) uint8"):
+        keccakx.merkle.device_tree(FakeCudaArray())

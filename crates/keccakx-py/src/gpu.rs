@@ -46,6 +46,40 @@ pub fn _gpu_hash_many_raw(
     )
 }
 
+/// `_gpu_hash_host(ordinal, name, digest_size, data, count, stride,
+/// msg_len, register=False, **params)`: hash `count` messages of `msg_len`
+/// bytes at `i * stride` in the host buffer `data` on GPU `ordinal`
+/// (host-fed: copied straight from `data` when it is page-locked, e.g.
+/// CuPy's or PyTorch's pinned memory, or registered for the call with
+/// `register`; else staged). Returns (digests, how the input went:
+/// "staged", "registered" or "page-locked").
+#[pyfunction]
+#[pyo3(signature = (ordinal, name, digest_size, data, count, stride, msg_len, register=false, **params))]
+#[allow(clippy::too_many_arguments)]
+pub fn _gpu_hash_host<'py>(
+    py: Python<'py>,
+    ordinal: usize,
+    name: &str,
+    digest_size: Option<&Bound<'py, PyAny>>,
+    data: &Bound<'py, PyAny>,
+    count: usize,
+    stride: usize,
+    msg_len: usize,
+    register: bool,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Vec<u8>, &'static str)> {
+    imp::hash_host(
+        py,
+        ordinal,
+        name,
+        digest_size,
+        data,
+        (count, stride, msg_len),
+        register,
+        params,
+    )
+}
+
 /// `_gpu_merkle_raw(ordinal, leaves_ptr, n, stream=None, nodes=False)`:
 /// the OpenZeppelin tree of the `n` 32-byte leaves (leaf order) at device
 /// address `leaves_ptr`, built in device memory; returns (root, the node
@@ -200,6 +234,91 @@ mod imp {
         Ok(out_len)
     }
 
+    /// The plain sponge `name` names (as hash_many_raw takes it).
+    fn sponge(
+        name: &str,
+        digest_size: Option<&Bound<'_, PyAny>>,
+        params: Option<&Bound<'_, PyDict>>,
+        what: &str,
+    ) -> PyResult<(keccakx::engine::LaneSpec, usize)> {
+        let job = crate::batch::prepare(name, digest_size, params)?;
+        let out_len = job.out_len;
+        let info = job.alg.info();
+        let mut p = registry_params(job.alg, &job.req, out_len);
+        if info.variable_len {
+            p.length = Some(out_len);
+        }
+        match keccakx::batch::lane_spec(info.name, &p) {
+            Ok(Some(spec)) if !info.accepts(Param::Tree) => Ok((spec, out_len)),
+            _ => Err(PyTypeError::new_err(format!(
+                "{what} supports the plain sponges (sha3_*, shake_*, keccak_*, turboshake*, \
+                 cshake* without name/custom, raw keccak of width 1600 with a byte rate), not {}",
+                job.alg.py_name()
+            ))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_host<'py>(
+        py: Python<'py>,
+        ordinal: usize,
+        name: &str,
+        digest_size: Option<&Bound<'py, PyAny>>,
+        data: &Bound<'py, PyAny>,
+        (count, stride, msg_len): (usize, usize, usize),
+        register: bool,
+        params: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<(Vec<u8>, &'static str)> {
+        let (ok, why) = status();
+        if !ok {
+            return Err(PyRuntimeError::new_err(format!(
+                "gpu_hash_many needs the CUDA backend; none available: {why}"
+            )));
+        }
+        let (spec, out_len) = sponge(name, digest_size, params, "gpu_hash_many")?;
+        let input = crate::buffer::Input::new(data, "gpu_hash_many")?;
+        let bytes = input.as_slice();
+        let fits = count == 0
+            || (count - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(msg_len))
+                .is_some_and(|end| end <= bytes.len());
+        if !fits || (count > 1 && stride < msg_len) {
+            return Err(PyValueError::new_err(
+                "gpu_hash_many: the messages reach past the buffer or overlap",
+            ));
+        }
+        let h = py.detach(|| hasher(ordinal)).map_err(gpu_err)?;
+        let mut out = vec![0u8; count * out_len];
+        let how = py
+            .detach(|| {
+                // Registered for the call where asked and the driver agrees
+                // (else staged); page-locked memory is recognised anyway.
+                let _reg = if register && !bytes.is_empty() {
+                    h.register_host(bytes).ok()
+                } else {
+                    None
+                };
+                h.hash_strided(
+                    &spec,
+                    bytes,
+                    stride.max(1),
+                    msg_len,
+                    count,
+                    out_len,
+                    &mut out,
+                )
+                .map(|()| h.last_pipeline_stats().host_input)
+            })
+            .map_err(gpu_err)?;
+        let how = match how {
+            keccakx_gpu::HostInput::Staged => "staged",
+            keccakx_gpu::HostInput::Registered => "registered",
+            keccakx_gpu::HostInput::PageLocked => "page-locked",
+        };
+        Ok((out, how))
+    }
+
     pub fn merkle_raw(
         py: Python<'_>,
         ordinal: usize,
@@ -260,6 +379,22 @@ mod imp {
     ) -> PyResult<usize> {
         Err(PyRuntimeError::new_err(format!(
             "GPU arrays need the CUDA backend; none available: {WHY}"
+        )))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn hash_host<'py>(
+        _py: Python<'py>,
+        _ordinal: usize,
+        _name: &str,
+        _digest_size: Option<&Bound<'py, PyAny>>,
+        _data: &Bound<'py, PyAny>,
+        _msgs: (usize, usize, usize),
+        _register: bool,
+        _params: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<(Vec<u8>, &'static str)> {
+        Err(PyRuntimeError::new_err(format!(
+            "gpu_hash_many needs the CUDA backend; none available: {WHY}"
         )))
     }
 

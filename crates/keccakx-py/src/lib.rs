@@ -114,6 +114,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gpu::_gpu_status, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_gpu_hash_many_raw, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_gpu_merkle_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(gpu::_gpu_hash_host, m)?)?;
     m.add_function(wrap_pyfunction!(gpu::_batch_out_len, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_hash_many_list, m)?)?;
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;

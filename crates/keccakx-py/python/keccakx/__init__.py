@@ -79,6 +79,7 @@ __all__ = [
     "cshake256",
     "engine",
     "file_digest",
+    "gpu_hash_many",
     "hash_many",
     "import_state",
     "keccak",
@@ -296,6 +297,32 @@ def _numpy():
     except ImportError:
         return None
     return numpy
+
+
+def gpu_hash_many(messages, name, digest_size=None, *, device=0, register=False, how=False, **params):
+    """Hash the rows of a C-contiguous 2-D uint8 host array on GPU ``device``.
+
+    The host-fed GPU path (``hash_many`` hashes host data on the CPU): the
+    rows are copied to the GPU and hashed there, straight from the array's
+    memory when it is page-locked (pinned: CuPy's ``cupyx.empty_pinned``,
+    PyTorch's ``.pin_memory()`` seen through ``.numpy()``) or, with
+    ``register=True``, registered with the driver for the call (``cuMemHostRegister``;
+    staged where the driver refuses); otherwise through pinned staging
+    buffers. Returns an ``(n, digest_size)`` uint8 array (``bytes`` without
+    NumPy), and with ``how=True`` also how the input went: ``"staged"``,
+    ``"registered"`` or ``"page-locked"``. Only the plain sponges
+    (``sha3_*``, ``shake_*``, ``keccak_*``, ``turboshake*``, ...).
+    """
+    view = memoryview(messages)
+    if view.ndim != 2 or view.itemsize != 1 or not view.c_contiguous:
+        raise ValueError("gpu_hash_many: messages must be a C-contiguous 2-D array of one-byte items")
+    rows, cols = view.shape
+    out, kind = _keccakx._gpu_hash_host(device, name, digest_size, messages, rows, cols, cols, register, **params)
+    np = _numpy()
+    if np is not None:
+        out_len = len(out) // rows if rows else _keccakx._batch_out_len(name, digest_size, **params)
+        out = np.frombuffer(out, dtype=np.uint8).reshape(rows, out_len)
+    return (out, kind) if how else out
 
 
 def hash_many(messages, name, digest_size=None, *, progress=None, **params):

@@ -122,6 +122,16 @@ def hash_many(
     progress: Optional[Callable[[int, int], Any]] = None,
     **params: Any,
 ) -> Union[npt.NDArray[np.uint8], List[bytes]]: ...
+def gpu_hash_many(
+    messages: Union[Buffer, npt.NDArray[np.uint8], npt.NDArray[np.int8]],
+    name: str,
+    digest_size: Optional[SupportsIndex] = None,
+    *,
+    device: int = 0,
+    register: bool = False,
+    how: bool = False,
+    **params: Any,
+) -> Any: ...
 def backends() -> List[str]: ...
 def backend_info() -> Dict[str, Any]: ...
 def engine() -> str: ...
