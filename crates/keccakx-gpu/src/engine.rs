@@ -45,6 +45,13 @@ struct Device {
 /// GPU (`Engine::merkle_nodes`) when the engine routes by cost.
 pub const GPU_MERKLE_MIN_LEAVES: usize = 1 << 16;
 
+/// Whether a Merkle node array of `nodes` nodes (2n - 1 for n leaves) is
+/// built on the GPU: always when not routing by cost, else from
+/// [`GPU_MERKLE_MIN_LEAVES`] leaves.
+fn merkle_on_gpu(routing: bool, nodes: usize) -> bool {
+    !routing || nodes.div_ceil(2) >= GPU_MERKLE_MIN_LEAVES
+}
+
 /// Bytes one GPU call should carry (the modes gather this much).
 pub const GPU_BATCH_BYTES: usize = 256 << 20;
 
@@ -272,7 +279,7 @@ impl Engine for GpuEngine {
     fn merkle_nodes(&self, tree: &mut [[u8; 32]]) -> Option<Result<(), EngineError>> {
         // Small trees: level batches on the cores win (a GPU call costs
         // ~100 µs before any hashing), unless routing is off.
-        if self.routing && tree.len() < 2 * GPU_MERKLE_MIN_LEAVES {
+        if !merkle_on_gpu(self.routing, tree.len()) {
             return None;
         }
         let h = match self.hasher() {
@@ -296,6 +303,21 @@ impl Engine for GpuEngine {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn merkle_trees_go_to_the_gpu_from_the_threshold() {
+        let nodes = |leaves: usize| 2 * leaves - 1;
+        assert!(!super::merkle_on_gpu(
+            true,
+            nodes(super::GPU_MERKLE_MIN_LEAVES - 1)
+        ));
+        assert!(super::merkle_on_gpu(
+            true,
+            nodes(super::GPU_MERKLE_MIN_LEAVES)
+        ));
+        assert!(super::merkle_on_gpu(false, nodes(2)));
+        assert!(super::merkle_on_gpu(false, 1));
+    }
+
     use keccakx::registry::Params;
 
     #[test]
