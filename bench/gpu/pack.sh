@@ -97,4 +97,4 @@ if [ "$total" -gt $((limit_mib * 1048576)) ]; then
 	echo "gpu-pack: remove large untracked files from the working tree (git status) or slim the pack"
 	exit 1
 fi
-echo "gpu-pack: OK. On the GPU machine (device tool run, carry [\".gpu\"]): bash .gpu/run-on-gpu.sh   (or --quick)"
+echo "gpu-pack: OK. On the GPU machine (device tool run, carry [\".gpu\"]): bash .gpu/run-on-gpu.sh --focus, then --after-focus (or no argument: the full run; --quick)"
