@@ -5,8 +5,9 @@
 //! per 8 KiB chunk) come back to the final node, in order.
 //!
 //! Nothing assembles a part: the bytes go from the network's buffers into
-//! the hash (straight from them when a buffer holds whole batches, else
-//! through one small batch buffer per part in flight). The final node is
+//! the hash (straight from them in groups of eight whole chunks; a chunk
+//! cut between two buffers, and the rest, through one small batch buffer
+//! per part in flight). The final node is
 //! the library's ([`keccakx::hazmat`]), the code the one-machine digest and
 //! the cluster use, so the digest is exactly the local file's.
 #![cfg(feature = "remote")]
@@ -28,8 +29,10 @@ use crate::algo::{Algo, Family, InputMode};
 /// four calls' worth of eight SIMD lanes; small enough to stay in L2.
 const BATCH: usize = 256 << 10;
 
-/// Whole pieces at least this many are hashed straight from the network's
-/// buffer (one full group of SIMD lanes).
+/// Whole pieces are hashed straight from a network buffer in groups of
+/// this many (one full group of AVX-512 lanes, two of AVX2); the rest
+/// (fewer than a group, and pieces cut between two buffers) are copied
+/// into the part's batch buffer.
 const DIRECT_PIECES: usize = 8;
 
 /// The chaining values that finished parts may hold while they wait for
@@ -182,16 +185,34 @@ impl Part {
     /// Piece bytes at `self.pos`.
     fn leaves(&mut self, mut run: &[u8]) {
         let piece = self.mode.piece_len();
-        if self.buf.is_empty() {
-            // On a piece boundary: whole pieces straight from the network's buffer.
-            let whole = run.len() / piece * piece;
-            if whole >= DIRECT_PIECES * piece {
-                self.hash_run(self.pos, &run[..whole]);
-                self.pos += whole as u64;
-                run = &run[whole..];
+        let batch = (BATCH / piece).max(1) * piece;
+        // A piece begun in an earlier buffer is completed by copying (at
+        // most one piece); then `pos` is on a piece boundary.
+        let begun = self.buf.len() % piece;
+        if begun != 0 {
+            let n = (piece - begun).min(run.len());
+            self.buf.extend_from_slice(&run[..n]);
+            self.pos += n as u64;
+            run = &run[n..];
+            if self.buf.len() == batch {
+                self.flush();
             }
         }
-        let batch = (BATCH / piece).max(1) * piece;
+        // Whole pieces straight from the network's buffer, in groups of
+        // DIRECT_PIECES (full SIMD lanes), after the pieces waiting in the
+        // batch, topped up to a whole group first (their values come first).
+        let waiting = self.buf.len() / piece;
+        let top = (DIRECT_PIECES - waiting % DIRECT_PIECES) % DIRECT_PIECES;
+        if run.len() / piece >= top + DIRECT_PIECES {
+            self.buf.extend_from_slice(&run[..top * piece]);
+            self.pos += (top * piece) as u64;
+            run = &run[top * piece..];
+            self.flush();
+            let direct = run.len() / piece / DIRECT_PIECES * DIRECT_PIECES * piece;
+            self.hash_run(self.pos, &run[..direct]);
+            self.pos += direct as u64;
+            run = &run[direct..];
+        }
         while !run.is_empty() {
             if self.buf.is_empty() {
                 self.buf_at = self.pos;
