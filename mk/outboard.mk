@@ -10,7 +10,7 @@
 .PHONY: bench-outboard
 
 OUTBOARD_BENCH_JSON ?= bench/results/outboard-$(shell date -u +%F).json
-OUTBOARD_BENCH_ARGS ?= --size-mib 1024 --reps 15 --kills 5 --big-gib 10 --big-reps 3
+OUTBOARD_BENCH_ARGS ?= --size-mib 1024 --reps 31 --kills 7 --big-gib 10 --big-reps 5 --cold
 
 bench-outboard: build-cli
 	@$(PYTHON) -c 'import matplotlib' 2>/dev/null || $(PYTHON) -m pip install -q --disable-pip-version-check matplotlib

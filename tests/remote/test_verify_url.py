@@ -65,6 +65,8 @@ def test_verify_url_locates_damage(keccakx_bin, s3, objects, tmp_session):
     assert hit.stdout.count(b"damaged (chunk") == 1
     miss = run(keccakx_bin, [*args, "--range", f"{20 * CHUNK}..{21 * CHUNK}", url], env=env)
     assert miss.returncode == 0, miss.stdout + miss.stderr
-    # A URL needs its outboard named.
+    # A URL needs its outboard named; writing one needs a local file.
     r = run(keccakx_bin, ["verify", "--digest", digest, url], env=env)
     assert r.returncode == 2 and b"--outboard" in r.stderr
+    r = run(keccakx_bin, ["sum", "-a", "kt128", "--outboard", str(tmp_session / "u.kto"), url], env=env)
+    assert r.returncode == 2 and b"local file" in r.stderr

@@ -105,6 +105,12 @@ pub fn run(
                 .into(),
         ));
     }
+    if crate::remote::is_url(file) {
+        return Err(Error::Usage(
+            "--outboard needs a local file (`keccakx verify --outboard F URL` checks an object against one)"
+                .into(),
+        ));
+    }
     let qf = quote_os(file);
     let mut src = File::open(file).map_err(read_err(qf.clone()))?;
     let meta = src.metadata().map_err(read_err(qf.clone()))?;
