@@ -259,3 +259,56 @@ fn resume_after_any_prefix_gives_the_one_shot_digest() {
         assert!(Builder::resume(h.clone(), head, &too_many).is_err());
     }
 }
+
+/// The range reader (`source::OutboardReader`, behind `keccakx verify`,
+/// Python and URLs) agrees with the in-memory checks: the digest, the
+/// damaged chunks of any range, and its refusals.
+#[cfg(feature = "std")]
+#[test]
+fn range_reader_agrees_with_the_in_memory_checks() {
+    use super::source::{CheckError, OutboardReader};
+    let mut rng = Rng(0x5eed_0b0a_4d00_0001);
+    for (a, block) in cases() {
+        if block == Some(1) {
+            continue;
+        }
+        let chunk = block.unwrap_or(8192) as u64;
+        let len = 11 * chunk + rng.below(chunk);
+        let m = rng.bytes(len as usize);
+        let h = Header::new(a, len, block, b"r").unwrap();
+        let (ob, d) = Outboard::build(h, &m, 32).unwrap();
+        let mut r = OutboardReader::open(ob.as_bytes()).unwrap();
+        r.check_digest(&d).unwrap();
+        let mut wrong = d.clone();
+        wrong[0] ^= 1;
+        assert!(matches!(
+            r.check_digest(&wrong),
+            Err(CheckError::Outboard(OutboardError::DigestMismatch))
+        ));
+        let mut bad = m.clone();
+        for _ in 0..3 {
+            let p = rng.below(len) as usize;
+            bad[p] ^= 0x40;
+        }
+        let want: Vec<u64> = ob
+            .damaged(&bad)
+            .unwrap()
+            .iter()
+            .map(|r| r.start / chunk)
+            .collect();
+        let all = r.chunks_of(0..len).unwrap();
+        assert_eq!(r.damaged_chunks(&mut &bad[..], all).unwrap(), want, "{a:?}");
+        // A range: only its chunks.
+        let (s, e) = (3 * chunk + 1, 5 * chunk);
+        let some = r.chunks_of(s..e).unwrap();
+        assert_eq!(some, 3..5);
+        let inside: Vec<u64> = want.iter().copied().filter(|i| some.contains(i)).collect();
+        assert_eq!(r.damaged_chunks(&mut &bad[..], some).unwrap(), inside);
+        assert!(r.chunks_of(0..len + 1).is_err());
+        // Truncated and extended outboards are refused on opening.
+        let b = ob.as_bytes();
+        assert!(OutboardReader::open(&b[..b.len() - 1]).is_err());
+        let longer = [b, &[0u8][..]].concat();
+        assert!(OutboardReader::open(&longer[..]).is_err());
+    }
+}
