@@ -53,9 +53,10 @@ pub struct MerkleTree {
     lookup: OnceLock<Vec<(Hash, usize)>>,
 }
 
-/// Messages per engine call: 2 MiB of 64-byte node messages; a GPU's hint
-/// may ask for more.
-const CHUNK: usize = 1 << 15;
+/// Messages per engine call: 4 MiB of 64-byte node messages (2^15 and 2^17
+/// were slower with two free cores, 2^19 slower always: bench/NOTES.md,
+/// "Merkle levels against the batch engine"); a GPU's hint may ask for more.
+const CHUNK: usize = 1 << 16;
 
 fn chunk_for(engine: &dyn Engine) -> usize {
     CHUNK.max(engine.batch_hint().max_items)
