@@ -13,60 +13,21 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
 use super::{Hasher, Inner, Params};
 use crate::fips202::Sha3_256;
 use crate::sponge::{RawSponge, XofReader};
 
-/// The first eight bytes of every blob ("\x89KXS\r\n\x1a\n").
-pub const STATE_MAGIC: [u8; 8] = *b"\x89KXS\r\n\x1a\n";
-/// The blob version written and read.
-pub const STATE_VERSION: u8 = 1;
 const CHECKSUM: usize = 16;
 /// The phase byte of a KT / ParallelHash state being absorbed (0: a
 /// sponge absorbing, 1: any function being read).
 const PHASE_TREE: u8 = 2;
 
 mod tree;
+mod wire;
 
-/// Why a state blob was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StateError {
-    /// Not a keccakx state (magic bytes differ).
-    NotAState,
-    /// A blob version this code does not read.
-    Version(u8),
-    /// The checksum or the structure is wrong: the blob was damaged.
-    Corrupted(&'static str),
-    /// The blob is of another function or parameters than the hasher it
-    /// was to be restored into (the blob's function named).
-    OtherFunction(String),
-    /// A function whose running state is not a sponge (KT, ParallelHash,
-    /// tree LI), or a Go state this code cannot map.
-    Unsupported(&'static str),
-}
-
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StateError::NotAState => f.write_str("not a keccakx state (bad magic bytes)"),
-            StateError::Version(v) => write!(
-                f,
-                "state version {v} is not supported (this keccakx reads version {STATE_VERSION})"
-            ),
-            StateError::Corrupted(why) => write!(f, "corrupted state: {why}"),
-            StateError::OtherFunction(name) => write!(
-                f,
-                "the state is of another function or parameters ({name}) than this hasher"
-            ),
-            StateError::Unsupported(why) => f.write_str(why),
-        }
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for StateError {}
+use wire::{put_bytes, Reader};
+pub use wire::{StateError, STATE_MAGIC, STATE_VERSION};
 
 /// A function's output being read: [`Hasher::into_squeezer`]; its state
 /// exports mid-output.
@@ -295,11 +256,6 @@ fn describe(h: &Hasher) -> String {
     String::from(h.info.display)
 }
 
-fn put_bytes(v: &mut Vec<u8>, b: &[u8]) {
-    v.extend_from_slice(&(b.len() as u32).to_le_bytes());
-    v.extend_from_slice(b);
-}
-
 fn encode(
     h: &Hasher,
     phase: u8,
@@ -331,36 +287,6 @@ fn encode(
     let sum = Sha3_256::digest(&v);
     v.extend_from_slice(&sum[..CHECKSUM]);
     Ok(v)
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
-        if self.0.len() < n {
-            return Err(StateError::Corrupted("truncated"));
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Ok(a)
-    }
-    fn u8(&mut self) -> Result<u8, StateError> {
-        Ok(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Result<u32, StateError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().unwrap_or([0; 4]),
-        ))
-    }
-    fn u64(&mut self) -> Result<u64, StateError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().unwrap_or([0; 8]),
-        ))
-    }
-    fn bytes(&mut self) -> Result<&'a [u8], StateError> {
-        let n = self.u32()? as usize;
-        self.take(n)
-    }
 }
 
 /// The hasher a blob's identity describes (fresh: its state not set).

@@ -16,7 +16,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Reader, StateError};
+use super::wire::{put_bytes, Reader, StateError};
 use crate::chunked::Pending;
 use crate::permutation::State;
 use crate::registry::Inner;
@@ -127,7 +127,7 @@ pub(super) fn encode(v: &mut Vec<u8>, t: &TreeState) {
     match &t.pending {
         Pending::Bytes(b) => {
             v.push(0);
-            super::put_bytes(v, b);
+            put_bytes(v, b);
         }
         Pending::Sponge { state, pos, filled } => {
             v.push(1);
