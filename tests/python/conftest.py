@@ -2,6 +2,7 @@
 
 import gzip
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,17 @@ def vector_files(folder: str, pattern: str):
 @pytest.fixture
 def vectors_dir():
     return VECTORS
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt in every test, as in an interactive
+    Python: a suite started in the background by a non-interactive shell
+    inherits SIGINT ignored (POSIX), and Python then installs no handler,
+    so the tests that send themselves SIGINT would see nothing."""
+    before = signal.getsignal(signal.SIGINT)
+    if before is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if before is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, before)
