@@ -28,6 +28,7 @@ pub(crate) unsafe fn permute_zmm(a: &mut [__m512i; 25], rounds: usize) {
     // is ROUND_CONSTANTS[24 - rounds..24] through `rc` (8 bytes per round).
     unsafe {
         core::arch::asm!(
+            ".p2align 6",
             "2:",
             "vpxorq %zmm5, %zmm0, %zmm25",
             "vpternlogq $0x96, %zmm15, %zmm10, %zmm25",
@@ -332,6 +333,7 @@ pub(crate) unsafe fn permute_ymm(a: &mut [__m256i; 25], rounds: usize) {
     // is ROUND_CONSTANTS[24 - rounds..24] through `rc` (8 bytes per round).
     unsafe {
         core::arch::asm!(
+            ".p2align 6",
             "2:",
             "vpxorq %ymm5, %ymm0, %ymm25",
             "vpternlogq $0x96, %ymm15, %ymm10, %ymm25",
@@ -636,6 +638,7 @@ pub(crate) unsafe fn permute_xmm(a: &mut [__m128i; 25], rounds: usize) {
     // is ROUND_CONSTANTS[24 - rounds..24] through `rc` (8 bytes per round).
     unsafe {
         core::arch::asm!(
+            ".p2align 6",
             "2:",
             "vpxorq %xmm5, %xmm0, %xmm25",
             "vpternlogq $0x96, %xmm15, %xmm10, %xmm25",
@@ -1551,6 +1554,7 @@ pub(crate) unsafe fn absorb_zmm_21(
             "vshufi64x2 $0x88, %zmm27, %zmm25, %zmm28",
             "vpxorq %zmm28, %zmm19, %zmm19",
             "mov {half}, {n}",
+            ".p2align 6",
             "2:",
             "vpxorq %zmm5, %zmm0, %zmm25",
             "vpternlogq $0x96, %zmm15, %zmm10, %zmm25",
@@ -1989,6 +1993,7 @@ pub(crate) unsafe fn absorb_zmm_17(
             "vshufi64x2 $0x88, %zmm26, %zmm29, %zmm30",
             "vpxorq %zmm30, %zmm16, %zmm16",
             "mov {half}, {n}",
+            ".p2align 6",
             "2:",
             "vpxorq %zmm5, %zmm0, %zmm25",
             "vpternlogq $0x96, %zmm15, %zmm10, %zmm25",
