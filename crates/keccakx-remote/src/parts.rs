@@ -12,7 +12,7 @@ use tokio::sync::Semaphore;
 
 use crate::error::{Error, ErrorKind};
 use crate::read::{changed, classify};
-use crate::settings::{part_size, Settings};
+use crate::settings::{part_size, Retries, Settings};
 use crate::store::Object;
 
 /// Where the bytes of one part go, in order, as they arrive: on a network
@@ -55,25 +55,16 @@ pub(crate) async fn get_part<S: PartSink>(
         .map_err(|_| Error::new(ErrorKind::Failed, "the read was cancelled"))?;
     let s = &settings;
     let mut pos = range.start;
-    let mut delay = s.backoff;
-    let mut tries = 0u32;
+    let mut retries = Retries::new(s);
     loop {
         let failure = read_from(&obj, pos..range.end, s, &mut sink, &mut pos).await;
         let (e, transient) = match failure {
             None => return Ok(sink.finish()),
             Some(f) => f,
         };
-        if transient && tries < s.retries {
-            tries += 1;
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(s.backoff * 16);
-            continue;
+        if !retries.again(transient).await {
+            return Err(retries.give_up(e, transient));
         }
-        let mut e = e;
-        if transient && tries > 0 {
-            e.msg = format!("{} (after {} retries)", e.msg, tries);
-        }
-        return Err(e);
     }
 }
 

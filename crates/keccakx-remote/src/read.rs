@@ -9,7 +9,7 @@ use futures::StreamExt;
 use object_store::{GetOptions, GetRange, ObjectMeta};
 
 use crate::error::{Error, ErrorKind};
-use crate::settings::Settings;
+use crate::settings::{Retries, Settings};
 use crate::store::Object;
 
 /// Bytes per block handed over by a streamed read.
@@ -102,8 +102,7 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Attempt<T>>,
 {
-    let mut delay = settings.backoff;
-    let mut tries = 0;
+    let mut retries = Retries::new(settings);
     loop {
         let r = match limit {
             None => attempt().await,
@@ -120,18 +119,10 @@ where
         };
         match r {
             Ok(v) => return Ok(v),
-            Err((e, true)) if tries < settings.retries => {
-                tries += 1;
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(settings.backoff * 16);
-                let _ = e;
-            }
             Err((e, transient)) => {
-                let mut e = e;
-                if transient && tries > 0 {
-                    e.msg = format!("{} (after {} retries)", e.msg, tries);
+                if !retries.again(transient).await {
+                    return Err(retries.give_up(e, transient));
                 }
-                return Err(e);
             }
         }
     }
@@ -181,8 +172,7 @@ async fn produce(obj: Object, s: Settings, tx: tokio::sync::mpsc::Sender<Result<
     let obj = Arc::new(obj);
     let mut off = 0u64;
     let mut block = BytesMut::with_capacity(STREAM_BLOCK);
-    let mut delay = s.backoff;
-    let mut tries = 0u32;
+    let mut retries = Retries::new(&s);
     while off + (block.len() as u64) < obj.size {
         let start = off + block.len() as u64;
         let attempt = async {
@@ -213,7 +203,7 @@ async fn produce(obj: Object, s: Settings, tx: tokio::sync::mpsc::Sender<Result<
             Ok(mut body) => loop {
                 match tokio::time::timeout(s.timeout * 2, body.next()).await {
                     Ok(Some(Ok(chunk))) => {
-                        tries = 0;
+                        retries.progressed();
                         let mut chunk = &chunk[..];
                         while !chunk.is_empty() {
                             let n = chunk.len().min(STREAM_BLOCK - block.len());
@@ -255,17 +245,10 @@ async fn produce(obj: Object, s: Settings, tx: tokio::sync::mpsc::Sender<Result<
             break;
         }
         let (e, transient) = failure;
-        if transient && tries < s.retries {
-            tries += 1;
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(s.backoff * 16);
+        if retries.again(transient).await {
             continue;
         }
-        let mut e = e;
-        if transient && tries > 0 {
-            e.msg = format!("{} (after {} retries)", e.msg, tries);
-        }
-        let _ = tx.send(Err(e)).await;
+        let _ = tx.send(Err(retries.give_up(e, transient))).await;
         return;
     }
     if !block.is_empty() {

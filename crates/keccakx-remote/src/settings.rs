@@ -110,6 +110,51 @@ pub(crate) fn part_size(part: u64, unit: u64) -> u64 {
     (part / unit).max(1) * unit
 }
 
+/// One read's retry budget, the same for every kind of read: up to
+/// `retries` more tries of a transient failure, waiting `backoff`, then
+/// twice as long each time, at most 16 × `backoff`.
+pub(crate) struct Retries<'a> {
+    settings: &'a Settings,
+    tries: u32,
+    delay: Duration,
+}
+
+impl<'a> Retries<'a> {
+    pub(crate) fn new(settings: &'a Settings) -> Self {
+        Retries {
+            settings,
+            tries: 0,
+            delay: settings.backoff,
+        }
+    }
+
+    /// After a failure: true (having waited) when it is transient and
+    /// tries remain.
+    pub(crate) async fn again(&mut self, transient: bool) -> bool {
+        if !transient || self.tries >= self.settings.retries {
+            return false;
+        }
+        self.tries += 1;
+        tokio::time::sleep(self.delay).await;
+        self.delay = (self.delay * 2).min(self.settings.backoff * 16);
+        true
+    }
+
+    /// Bytes arrived: the next failure starts a fresh count of tries (the
+    /// wait keeps the length it reached).
+    pub(crate) fn progressed(&mut self) {
+        self.tries = 0;
+    }
+
+    /// The error that ends the read, saying how many retries it took.
+    pub(crate) fn give_up(&self, mut e: Error, transient: bool) -> Error {
+        if transient && self.tries > 0 {
+            e.msg = format!("{} (after {} retries)", e.msg, self.tries);
+        }
+        e
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
