@@ -58,19 +58,6 @@ fn read_err(what: String) -> impl FnOnce(io::Error) -> Error {
     move |err| Error::Read { what, err }
 }
 
-#[cfg(unix)]
-fn mtime_ns(m: &std::fs::Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    (m.mtime() as u64)
-        .wrapping_mul(1_000_000_000)
-        .wrapping_add(m.mtime_nsec() as u64)
-}
-
-#[cfg(not(unix))]
-fn mtime_ns(_: &std::fs::Metadata) -> u64 {
-    0
-}
-
 /// Read exactly `buf.len()` bytes at `off`.
 pub fn read_at(f: &mut File, off: u64, buf: &mut [u8]) -> io::Result<()> {
     f.seek(SeekFrom::Start(off))?;
@@ -123,7 +110,7 @@ pub fn run(
     let block = p.block_size.filter(|_| !alg.is_kt());
     let mut header = Header::new(alg, meta.len(), block, &p.customization)
         .map_err(|e| ob_err(opts.outboard, e))?;
-    header.source_mtime_ns = mtime_ns(&meta);
+    header.source_mtime_ns = keccakx::outboard::source::source_mtime_ns(&meta);
     let cv_len = header.cv_len() as u64;
     let layout = header.layout();
     let qo = quote_os(opts.outboard.as_os_str());

@@ -103,7 +103,7 @@ pub fn _outboard_write_file<'py>(
     let len = meta.len();
     let mut h = header(algorithm, len, block_size, custom)?;
     // As `keccakx sum --outboard` writes it (a note for its --resume).
-    h.source_mtime_ns = mtime_ns(&meta);
+    h.source_mtime_ns = keccakx::outboard::source::source_mtime_ns(&meta);
     let n = out_len(&h, length)?;
     let digest = py.detach(|| -> PyResult<Vec<u8>> {
         let rerr = io_err("reading the data");
@@ -142,19 +142,6 @@ pub fn _outboard_write_file<'py>(
         Ok(d)
     })?;
     Ok(PyBytes::new(py, &digest))
-}
-
-#[cfg(unix)]
-fn mtime_ns(m: &std::fs::Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    (m.mtime() as u64)
-        .wrapping_mul(1_000_000_000)
-        .wrapping_add(m.mtime_nsec() as u64)
-}
-
-#[cfg(not(unix))]
-fn mtime_ns(_: &std::fs::Metadata) -> u64 {
-    0
 }
 
 /// Bytes or a file, read by range.

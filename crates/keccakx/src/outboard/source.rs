@@ -16,6 +16,23 @@ use super::{
     check_chunks, expected_range, ExpectedOwned, FinalNode, Header, Layout, OutboardError,
 };
 
+/// A file's modification time in nanoseconds since the epoch, as a
+/// header's `source_mtime_ns` records it (0 where the platform gives none):
+/// one definition for every front end that writes or resumes an outboard.
+#[cfg(unix)]
+pub fn source_mtime_ns(m: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    (m.mtime() as u64)
+        .wrapping_mul(1_000_000_000)
+        .wrapping_add(m.mtime_nsec() as u64)
+}
+
+/// A file's modification time as a header records it: 0 off Unix.
+#[cfg(not(unix))]
+pub fn source_mtime_ns(_: &std::fs::Metadata) -> u64 {
+    0
+}
+
 /// Bytes read by offset. `read_at` fills `buf` from `off` and returns how
 /// many bytes it read: fewer than `buf.len()` only at the end.
 pub trait ReadAt {
