@@ -113,11 +113,17 @@ pub fn start(mode: Mode, inputs: Option<Vec<OsString>>) -> Option<Reporter> {
         return None;
     }
     let forced = mode == Mode::Always;
+    // The counters as they stand now, before any input is hashed: read in
+    // the thread, they could already include inputs hashed meanwhile.
+    let base = (
+        DONE_BYTES.load(Ordering::Relaxed),
+        DONE_FILES.load(Ordering::Relaxed),
+    );
     let stop = Arc::new((Mutex::new(false), Condvar::new()));
     let stop2 = Arc::clone(&stop);
     let thread = std::thread::Builder::new()
         .name("keccakx-progress".into())
-        .spawn(move || report(stop2, inputs, tty, forced))
+        .spawn(move || report(stop2, base, inputs, tty, forced))
         .ok()?;
     Some(Reporter {
         stop,
@@ -264,13 +270,12 @@ fn line(work: &Work, done: u64, files: u64, elapsed: Duration) -> String {
 
 fn report(
     stop: Arc<(Mutex<bool>, Condvar)>,
+    (base_bytes, base_files): (u64, u64),
     inputs: Option<Vec<OsString>>,
     tty: bool,
     forced: bool,
 ) {
     let t0 = Instant::now();
-    let base_bytes = DONE_BYTES.load(Ordering::Relaxed);
-    let base_files = DONE_FILES.load(Ordering::Relaxed);
     let work = match &inputs {
         Some(v) => measure(v),
         None => Work {
