@@ -8,7 +8,7 @@
 //!
 //! A file that changes while it is read gives the digest of what was read,
 //! or, when a mapped file shrank (the bytes past its new end read as zeros,
-//! see `mapguard`), an error for that file alone. Files are opened within
+//! see `keccakx_mapped`), an error for that file alone. Files are opened within
 //! the limit on open files (`openlimit`).
 
 use std::ffi::OsStr;
@@ -17,7 +17,8 @@ use std::io::{self, Read};
 use std::sync::mpsc;
 
 use crate::algo::Algo;
-use crate::{mapguard, openlimit, progress, stdio};
+use crate::{openlimit, progress, stdio};
+use keccakx_mapped::Window;
 
 /// Read buffer for the streaming path.
 pub const BUF_SIZE: usize = 2 << 20;
@@ -278,14 +279,6 @@ fn stream_file(
     Ok((s, total))
 }
 
-/// One mapped window, registered with the SIGBUS guard while it lives.
-struct Window {
-    // Declared first, dropped first: unregistered before it is unmapped,
-    // so no other mapping at the same address can match a stale entry.
-    guard: mapguard::Guard,
-    map: memmap2::Mmap,
-}
-
 /// The error for a mapped file that shrank while it was hashed.
 fn shrank() -> io::Error {
     io::Error::other("file shrank while being read")
@@ -303,25 +296,12 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
     let ahead = read_ahead(Some(len), MAP_WINDOW);
     let window = |off: u64| -> io::Result<Option<Window>> {
         let n = (len - off).min(MAP_WINDOW as u64) as usize;
-        // SAFETY: the map is read-only and dropped once hashed. Another
-        // process may change the file meanwhile: changed bytes give the
-        // digest of what was read; bytes cut off by a truncation would
-        // raise SIGBUS, which the guard registered below turns into zero
-        // pages and a per-file error (mapguard.rs).
-        let map = unsafe {
-            let mut o = memmap2::MmapOptions::new();
-            o.offset(off).len(n);
-            if ahead {
-                o.populate();
-            }
-            o.map(file)?
-        };
-        Ok(mapguard::register(map.as_ptr(), map.len()).map(|guard| Window { guard, map }))
+        Window::map(file, off, n, ahead)
     };
     // The first window failing (or unguarded) means this file is read instead.
     let first = window(0).ok()??;
     let mut s = algo.start(Some(len));
-    let mut off = first.map.len() as u64;
+    let mut off = first.bytes().len() as u64;
     let mut first = Some(first);
     // Set once a window read past the end: nothing more is mapped or hashed.
     let cut = std::sync::atomic::AtomicBool::new(false);
@@ -341,7 +321,7 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
             // file is read instead.
             match window(off) {
                 Ok(Some(m)) => {
-                    off += m.map.len() as u64;
+                    off += m.bytes().len() as u64;
                     Ok(Some(m))
                 }
                 Ok(None) | Err(_) => {
@@ -354,9 +334,9 @@ fn hash_mapped(file: &File, len: u64, algo: &Algo) -> Option<io::Result<Vec<u8>>
         // without reading ahead).
         |m| {
             if !cut.load(std::sync::atomic::Ordering::Relaxed) {
-                s.update(&m.map);
-                progress::add_bytes(m.map.len());
-                if m.guard.hit() {
+                s.update(m.bytes());
+                progress::add_bytes(m.bytes().len());
+                if m.shrank() {
                     cut.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }

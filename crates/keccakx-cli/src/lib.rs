@@ -9,7 +9,7 @@
 //!   `info`), [`bench`](mod@bench), [`merkle`] (OpenZeppelin Merkle trees);
 //! * hashing many inputs: [`backend`] (CPU or GPU batches), [`exec`]
 //!   (parallel, results in order), [`input`] (one input, bounded memory;
-//!   [`mapguard`], [`openlimit`]);
+//!   [`openlimit`]; guarded maps come from the `keccakx_mapped` crate);
 //! * the command line: [`cli`] (clap), [`params`] (to the library's
 //!   parameters), [`algo`] (the algorithms and their validation),
 //!   [`reading`] (sha3sum's reading modes: universal newlines, bits);
@@ -31,7 +31,6 @@ pub mod escape;
 pub mod exec;
 pub mod info;
 pub mod input;
-pub mod mapguard;
 pub mod merkle;
 pub mod oom;
 pub mod openlimit;

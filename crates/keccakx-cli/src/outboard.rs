@@ -10,6 +10,8 @@ use std::path::Path;
 
 use keccakx::outboard::{chunk_cvs, Algorithm, Builder, Header, OutboardError};
 
+use keccakx_mapped::Window;
+
 use crate::algo::{Algo, InputMode};
 use crate::error::{Error, Outcome};
 use crate::escape::{os_bytes, quote_os};
@@ -327,7 +329,7 @@ type Take<'a> = dyn FnMut(&[u8], &mut u64) -> Result<(), Error> + 'a;
 /// in, MAP_POPULATE) the next window while this one is hashed, as plain
 /// `sum` does. None when the file cannot be mapped (the caller reads it
 /// instead). A file that shrinks meanwhile is an error (the SIGBUS guard
-/// turns the lost pages into zeros, see `mapguard`), as for plain `sum`.
+/// turns the lost pages into zeros, see `keccakx_mapped`), as for plain `sum`.
 fn feed_mapped(
     file: &File,
     from: u64,
@@ -342,24 +344,10 @@ fn feed_mapped(
     }
     let start = from / PAGE * PAGE;
     let ahead = keccakx::engine::effective_threads() > 1;
-    let map_at = |off: u64| -> io::Result<(memmap2::Mmap, crate::mapguard::Guard)> {
+    let map_at = |off: u64| -> io::Result<Window> {
         let n = (len - off).min(WINDOW) as usize;
-        // SAFETY: the map is read-only and dropped once hashed. Another
-        // process may change the file meanwhile: changed bytes give the
-        // digest (and outboard) of what was read; bytes cut off by a
-        // truncation would raise SIGBUS, which the guard registered below
-        // turns into zero pages and an error.
-        let map = unsafe {
-            let mut o = memmap2::MmapOptions::new();
-            o.offset(off).len(n);
-            if ahead {
-                o.populate();
-            }
-            o.map(file)?
-        };
-        let guard = crate::mapguard::register(map.as_ptr(), map.len())
-            .ok_or_else(|| io::Error::other("too many files mapped at once"))?;
-        Ok((map, guard))
+        Window::map(file, off, n, ahead)?
+            .ok_or_else(|| io::Error::other("too many files mapped at once"))
     };
     // The first window failing means this file is read instead.
     let first = map_at(start).ok()?;
@@ -367,9 +355,9 @@ fn feed_mapped(
         what: "reading the file".into(),
         err: io::Error::other("file shrank while being read"),
     };
-    let mut use_window = |(map, guard): (memmap2::Mmap, crate::mapguard::Guard), skip: usize| {
-        take(&map[skip..], pos)?;
-        if guard.hit() {
+    let mut use_window = |w: Window, skip: usize| {
+        take(&w.bytes()[skip..], pos)?;
+        if w.shrank() {
             return Err(shrank());
         }
         Ok(())

@@ -22,12 +22,12 @@ use crate::buffer::{bytes_param, Input};
 use crate::gil::{lock_py, GIL_RELEASE_MIN, PIECE_BYTES};
 use crate::objects::length_arg;
 
-fn value_error(what: &str, e: keccakx::Error, context: String) -> PyErr {
+pub(crate) fn value_error(what: &str, e: keccakx::Error, context: String) -> PyErr {
     PyValueError::new_err(format!("{what}: {e} ({context})"))
 }
 
 /// Which tree function a name stands for: (rate bytes, XOF).
-fn tree_variant(name: &str, family: &str) -> PyResult<(usize, bool)> {
+pub(crate) fn tree_variant(name: &str, family: &str) -> PyResult<(usize, bool)> {
     let found = registry::find(name).map(|a| a.name);
     let r = match (family, found) {
         ("kt", Some("kt128")) => (168, true),
@@ -52,7 +52,7 @@ fn tree_variant(name: &str, family: &str) -> PyResult<(usize, bool)> {
 
 /// Bytes per chaining value of the tree function at `rate`: 32 (rate
 /// 168, the 128-bit functions) or 64 (rate 136).
-fn cv_len_of(rate: usize) -> usize {
+pub(crate) fn cv_len_of(rate: usize) -> usize {
     if rate == 168 {
         32
     } else {

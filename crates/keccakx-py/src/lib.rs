@@ -10,7 +10,8 @@
 //! `objects` (the Hash and XOF classes), `constructors` (one function per
 //! algorithm and `new`), `alg` (keywords into registry parameters),
 //! `batch` and `gpu` (hash_many), `hazmat` (the tree modes' pieces for
-//! `keccakx.distributed`), `merkle` (OpenZeppelin-compatible Merkle
+//! `keccakx.distributed`; `file_range`: their chaining values of a file
+//! range, mapped by the native library), `merkle` (OpenZeppelin-compatible Merkle
 //! trees), `outboard` (KT/ParallelHash outboards: build, check, locate damage), `sumfile` (checksum lines and `--check` reports for
 //! `keccakx-cluster`), `policy` (engine and threads), `buffer` and
 //! `gil` (input in place, when the GIL is released). A child process made
@@ -22,6 +23,7 @@ mod alg;
 mod batch;
 mod buffer;
 mod constructors;
+mod file_range;
 mod gil;
 mod gpu;
 mod hazmat;
@@ -120,6 +122,7 @@ fn _keccakx(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::_hash_many_rows, m)?)?;
     m.add("GIL_RELEASE_MIN", gil::GIL_RELEASE_MIN)?;
     hazmat::register(m)?;
+    file_range::register(m)?;
     sumfile::register(m)?;
     merkle::register(m)?;
     Ok(())

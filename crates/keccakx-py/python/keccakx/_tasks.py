@@ -1,12 +1,15 @@
 """The tasks :mod:`keccakx.distributed` runs on Dask workers.
 
-Every task reads its bytes into ONE buffer per task thread, reused from
-task to task (``readinto``: no fresh 64 MiB ``bytes`` per task, whose page
-faults and copy cost as much as hashing it), a read unit at a time, and
-hashes each unit as it arrives: chaining values of KT leaves /
-ParallelHash blocks on all of the worker's cores (GIL released), or a
-sequential hash. Local paths (and shared file systems) are read with
-``os.preadv``; other URLs through fsspec, one ranged request per unit.
+Chaining values of a local (or shared-file-system) object's range are
+computed by the native library straight from the file
+(``hazmat.kt_chaining_values_file``: mapped windows, pages faulted in by
+the map, no copy; guarded against truncation), on all of the worker's
+cores with the GIL released. Everything else is read into ONE buffer per
+task thread, reused from task to task (``readinto``: no fresh 64 MiB
+``bytes`` per task, whose page faults and copy cost as much as hashing
+it), a read unit at a time, each unit hashed as it arrives: whole local
+objects of sequential functions with ``os.preadv``, other URLs through
+fsspec, one ranged request per unit.
 
 Every object carries a *stamp* taken by the client when it listed it:
 its size and modification time (local) or ETag (stores). A task whose
@@ -205,6 +208,17 @@ class _Reader:
             yield pos, view
             pos += k
 
+    def native(self, read):
+        """``read(fd)`` by the native library (a local object's ranges are
+        mapped and hashed there, without a copy into Python's buffer); the
+        file shrinking meanwhile is :func:`changed`, as for the reads here."""
+        try:
+            return read(self.src.fd)
+        except OSError as e:
+            if e.errno == errno.EIO and e.strerror == "file changed size while being read":
+                raise changed(self.t.name) from None
+            raise
+
     def read(self, start: int, end: int) -> bytes:
         return b"".join(bytes(v) for _, v in self.units(start, end, READ_UNIT))
 
@@ -254,6 +268,8 @@ def kt_run(t: Target, name: str, start: int, end: int) -> bytes:
     """Chaining values of KT leaves M[start:end] (whole chunks)."""
     out = []
     with _Reader(t) as r:
+        if t.local:
+            return r.native(lambda fd: hazmat.kt_chaining_values_file(fd, start, end, name))
         for pos, view in r.units(start, end, READ_UNIT):
             out.append(hazmat.kt_chaining_values(view, pos // hazmat.CHUNK_LEN, name))
     return b"".join(out)
@@ -263,6 +279,9 @@ def ph_run(t: Target, name: str, block_size: int, start: int, end: int) -> bytes
     """Chaining values of ParallelHash blocks X[start:end]."""
     out = []
     with _Reader(t) as r:
+        if t.local:
+            return r.native(lambda fd: hazmat.parallelhash_chaining_values_file(fd, start, end, t.size, block_size,
+                                                                               name))
         for pos, view in r.units(start, end, _unit(block_size)):
             out.append(hazmat.parallelhash_chaining_values(view, pos // block_size, t.size, block_size, name))
     return b"".join(out)

@@ -75,8 +75,10 @@ __all__ = [
     "ParallelHashFinalNode",
     "cv_len",
     "kt_chaining_values",
+    "kt_chaining_values_file",
     "kt_plan",
     "parallelhash_chaining_values",
+    "parallelhash_chaining_values_file",
 ]
 
 #: KT's chunk size in bytes: S_0 and every leaf but the last.
@@ -136,6 +138,35 @@ def parallelhash_chaining_values(
     A run that does not fit the message, or ends inside a block that is not
     the last, raises ``ValueError``."""
     return _keccakx._parallelhash_chaining_values(data, block_index, message_len, block_size, algorithm)
+
+
+def kt_chaining_values_file(fd: int, start: int, end: int, algorithm: str = "kt128") -> bytes:
+    """:func:`kt_chaining_values` of bytes ``start:end`` of the open file
+    ``fd``, read by the native library: mapped 16 MiB at a time with the
+    pages faulted in by the map (cheaper than copying them into a Python
+    buffer), hashed in place with the GIL released, on all cores. ``start``
+    is on a chunk boundary (at least 8192: chunk 0 is S_0) and ``end -
+    start`` a multiple of 8192. A file shorter than ``end``, or one that
+    shrinks while it is read, raises ``OSError(EIO, "file changed size while
+    being read")`` (a truncation does not kill the process: the maps are
+    guarded against SIGBUS); other read errors are ``OSError`` too. ``fd``
+    stays open (the function reads through a duplicate)."""
+    return _keccakx._kt_chaining_values_file(fd, start, end, algorithm)
+
+
+def parallelhash_chaining_values_file(
+    fd: int,
+    start: int,
+    end: int,
+    message_len: int,
+    block_size: int = 8192,
+    algorithm: str = "parallelhash128",
+) -> bytes:
+    """:func:`parallelhash_chaining_values` of bytes ``start:end`` of the
+    open file ``fd`` (X is the file's first ``message_len`` bytes), read as
+    :func:`kt_chaining_values_file` reads: ``start`` on a block boundary,
+    ``end`` on one or at ``message_len``."""
+    return _keccakx._parallelhash_chaining_values_file(fd, start, end, message_len, block_size, algorithm)
 
 
 def cv_len(algorithm: str) -> int:

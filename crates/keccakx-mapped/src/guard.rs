@@ -12,12 +12,14 @@
 //! handler that was there before (Rust's, or the default action).
 //!
 //! Mapping stays as fast as before: one slot claimed and released per
-//! 16 MiB window, and the handler costs nothing until a fault.
+//! 16 MiB window, one `sigaction` query to see that the handler is still
+//! the one in force (another library, Python's `faulthandler` for one, may
+//! have put its own there since), and nothing more until a fault.
 
 #[cfg(target_os = "linux")]
 mod imp {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
-    use std::sync::OnceLock;
+    use std::sync::{Mutex, OnceLock};
 
     /// Windows registered at once: each file being hashed has at most two
     /// mapped (the one hashed, the one read ahead), and at most 1024 files
@@ -41,58 +43,94 @@ mod imp {
     };
     static TABLE: [Slot; SLOTS] = [FREE; SLOTS];
 
-    /// The page size and the SIGBUS action found at installation (written
-    /// once, before the handler can run).
-    struct Installed {
-        page: usize,
-        prev: libc::sigaction,
-    }
-    // SAFETY: `sigaction` holds a function pointer, flags and a signal mask:
-    // plain data, only read after it is written once.
-    unsafe impl Sync for Installed {}
-    unsafe impl Send for Installed {}
-    static INSTALLED: OnceLock<Option<Installed>> = OnceLock::new();
+    /// An action that was installed before ours (a function pointer,
+    /// flags and a signal mask: plain data, written once, then only read).
+    struct Prev(libc::sigaction);
+    // SAFETY: see above; the handler only reads it.
+    unsafe impl Sync for Prev {}
+    unsafe impl Send for Prev {}
 
-    /// The handler's data first (the page size and the action it replaces),
-    /// then the handler itself: it never runs without its data.
+    /// How many times the handler may be put back after another one
+    /// replaced it (a Python program enabling `faulthandler` after its
+    /// first map, say); past that, windows are not guarded and the callers
+    /// read instead of mapping.
+    const REINSTALLS: usize = 8;
+    #[allow(clippy::declare_interior_mutable_const)]
+    const NO_PREV: OnceLock<Prev> = OnceLock::new();
+    /// The action ours replaced at each installation, oldest first.
+    static PREV: [OnceLock<Prev>; REINSTALLS] = [NO_PREV; REINSTALLS];
+    /// 1 + the index in PREV of the action ours replaced most recently
+    /// (0: never installed). Set after that entry, before our handler.
+    static CURRENT: AtomicUsize = AtomicUsize::new(0);
+    static PAGE: OnceLock<usize> = OnceLock::new();
+    static INSTALLING: Mutex<()> = Mutex::new(());
+
+    fn our_handler() -> usize {
+        on_sigbus as *const () as usize
+    }
+
+    /// The SIGBUS action now in force, or None if it cannot be read.
+    fn current_action() -> Option<libc::sigaction> {
+        // SAFETY: sigaction with a null new action only reads the current
+        // one into `cur` (all-zero is a valid value to overwrite).
+        unsafe {
+            let mut cur: libc::sigaction = std::mem::zeroed();
+            (libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut cur) == 0).then_some(cur)
+        }
+    }
+
+    /// Make sure our handler is the one in force: true if it is. Checked
+    /// at every registration (one system call per window), because any
+    /// library may install its own SIGBUS handler after ours; ours then
+    /// goes back on top, passing other faults to that one.
     fn install() -> bool {
-        let data = INSTALLED.get_or_init(|| {
-            // SAFETY: sysconf has no preconditions; sigaction with a null
-            // new action only reads the current one into `prev` (all-zero
-            // is a valid value to overwrite).
-            unsafe {
-                let page = libc::sysconf(libc::_SC_PAGESIZE);
-                let mut prev: libc::sigaction = std::mem::zeroed();
-                if page <= 0 || libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut prev) != 0 {
-                    return None;
-                }
-                Some(Installed {
-                    page: page as usize,
-                    prev,
-                })
-            }
+        let page = *PAGE.get_or_init(|| {
+            // SAFETY: sysconf has no preconditions.
+            let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+            usize::try_from(p).unwrap_or(0)
         });
-        data.is_some()
-            && *HANDLER_SET.get_or_init(|| {
-                // SAFETY: `act` is fully set: our handler, SA_SIGINFO (it
-                // takes siginfo), SA_ONSTACK (runs on the alternate stack
-                // where a thread has one), an empty mask.
-                unsafe {
-                    let mut act: libc::sigaction = std::mem::zeroed();
-                    act.sa_sigaction = on_sigbus as *const () as usize;
-                    act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-                    libc::sigemptyset(&mut act.sa_mask);
-                    libc::sigaction(libc::SIGBUS, &act, std::ptr::null_mut()) == 0
-                }
-            })
+        if page == 0 {
+            return false;
+        }
+        match current_action() {
+            Some(cur) if cur.sa_sigaction == our_handler() => return true,
+            None => return false,
+            Some(_) => {}
+        }
+        let _one = INSTALLING.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(cur) = current_action() else {
+            return false;
+        };
+        if cur.sa_sigaction == our_handler() {
+            return true;
+        }
+        let next = CURRENT.load(SeqCst);
+        if next >= REINSTALLS || PREV[next].set(Prev(cur)).is_err() {
+            return false;
+        }
+        CURRENT.store(next + 1, SeqCst);
+        // SAFETY: `act` is fully set: our handler, SA_SIGINFO (it takes
+        // siginfo), SA_ONSTACK (runs on the alternate stack where a thread
+        // has one), an empty mask. Its data (PAGE, PREV) is set above.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = our_handler();
+            act.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            libc::sigemptyset(&mut act.sa_mask);
+            libc::sigaction(libc::SIGBUS, &act, std::ptr::null_mut()) == 0
+        }
     }
-
-    static HANDLER_SET: OnceLock<bool> = OnceLock::new();
 
     /// SIGBUS handler. Only async-signal-safe work: atomic loads and
     /// stores, `mmap`, `sigaction`, and a call of the previous handler.
     extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
-        let Some(Some(inst)) = INSTALLED.get() else {
+        let (Some(&page), Some(prev)) = (
+            PAGE.get(),
+            CURRENT
+                .load(SeqCst)
+                .checked_sub(1)
+                .and_then(|i| PREV[i].get()),
+        ) else {
             return;
         };
         // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
@@ -106,7 +144,7 @@ mod imp {
             if addr >= end {
                 continue;
             }
-            let page = addr & !(inst.page - 1);
+            let page = addr & !(page - 1);
             // SAFETY: [page, end) lies inside a window this process mapped
             // and still holds (registered until it is unmapped); replacing
             // it with private zero pages changes what it reads, nothing else.
@@ -126,18 +164,25 @@ mod imp {
             }
             break;
         }
-        // Not ours: whatever handled SIGBUS before us.
-        let prev = &inst.prev;
+        // Not ours: the action that was there before ours takes over again
+        // (so a handler that re-raises does not come back through ours), and
+        // handles this fault.
+        let prev = &prev.0;
+        // SAFETY: sigaction is async-signal-safe; `prev` is a complete
+        // action read from the kernel.
+        unsafe { libc::sigaction(sig, prev, std::ptr::null_mut()) };
         let h = prev.sa_sigaction;
         if h == libc::SIG_DFL || h == libc::SIG_IGN {
-            // Back to the default action; returning re-runs the faulting
-            // access, which now terminates the process as it would have.
-            // SAFETY: sigaction is async-signal-safe; `dfl` is complete.
-            unsafe {
-                let mut dfl: libc::sigaction = std::mem::zeroed();
-                dfl.sa_sigaction = libc::SIG_DFL;
-                libc::sigemptyset(&mut dfl.sa_mask);
-                libc::sigaction(sig, &dfl, std::ptr::null_mut());
+            // Returning re-runs the faulting access, which now gets the
+            // default action, as it would have without us.
+            if h == libc::SIG_IGN {
+                // SAFETY: as above; `dfl` is complete.
+                unsafe {
+                    let mut dfl: libc::sigaction = std::mem::zeroed();
+                    dfl.sa_sigaction = libc::SIG_DFL;
+                    libc::sigemptyset(&mut dfl.sa_mask);
+                    libc::sigaction(sig, &dfl, std::ptr::null_mut());
+                }
             }
         } else if prev.sa_flags & libc::SA_SIGINFO != 0 {
             // SAFETY: the previous action was installed with SA_SIGINFO, so
@@ -222,11 +267,28 @@ mod tests {
     use super::*;
     use std::io::Write;
 
+    /// Held by the tests that change the process's SIGBUS action or
+    /// raise the signal: the action is shared by every test thread.
+    static SIGBUS_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn sigbus_tests() -> std::sync::MutexGuard<'static, ()> {
+        SIGBUS_TESTS.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Truncate a mapped file between the map and the read: the read
     /// completes (zeros past the new end) and the guard reports it.
     #[test]
     fn truncation_between_map_and_read_is_reported_not_fatal() {
-        let path = std::env::temp_dir().join(format!("keccakx-mapguard-{}", std::process::id()));
+        let _one = sigbus_tests();
+        truncate_mapped_file();
+    }
+
+    fn truncate_mapped_file() {
+        let path = std::env::temp_dir().join(format!(
+            "keccakx-mapguard-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let size = 4usize << 20;
         {
             let mut f = std::fs::File::create(&path).unwrap();
@@ -262,6 +324,46 @@ mod tests {
         drop(g2);
         drop(m);
         let _ = std::fs::remove_file(&path);
+    }
+
+    /// Another library's handler. Should it ever see a fault (ours not
+    /// put back), it restores the default action, so the test process dies
+    /// of the re-run fault instead of looping on it.
+    extern "C" fn other_handler(sig: libc::c_int) {
+        // SAFETY: sigaction is async-signal-safe; `dfl` is complete.
+        unsafe {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigemptyset(&mut dfl.sa_mask);
+            libc::sigaction(sig, &dfl, std::ptr::null_mut());
+        }
+    }
+
+    /// Another handler installed after ours (as `faulthandler.enable()`
+    /// in a Python program that mapped before) is replaced again at the
+    /// next registration, so a truncation is still caught.
+    #[test]
+    fn handler_replaced_by_another_is_put_back() {
+        let _one = sigbus_tests();
+        let buf = [1u8; 64];
+        drop(register(buf.as_ptr(), buf.len()).unwrap());
+        // SAFETY: a complete action with a do-nothing handler.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = other_handler as *const () as usize;
+            libc::sigemptyset(&mut act.sa_mask);
+            assert_eq!(libc::sigaction(libc::SIGBUS, &act, std::ptr::null_mut()), 0);
+        }
+        let g = register(buf.as_ptr(), buf.len()).unwrap();
+        // SAFETY: reads the action only.
+        let now = unsafe {
+            let mut cur: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut cur);
+            cur.sa_sigaction
+        };
+        assert_ne!(now, other_handler as *const () as usize);
+        drop(g);
+        truncate_mapped_file();
     }
 
     #[test]
