@@ -43,6 +43,19 @@ fn shrank() -> PyErr {
     PyOSError::new_err((libc::EIO, "file changed size while being read"))
 }
 
+/// `e` as Python's own OSError for its errno (`FileNotFoundError`,
+/// `e.errno`, `e.strerror` as `os.strerror` words it).
+fn os_error(e: io::Error) -> PyErr {
+    match e.raw_os_error() {
+        Some(code) => {
+            let text = e.to_string();
+            let words = text.split(" (os error").next().unwrap_or(&text).to_owned();
+            PyOSError::new_err((code, words))
+        }
+        None => e.into(),
+    }
+}
+
 /// What went wrong inside a window, kept until the GIL is back.
 enum Fault {
     Io(io::Error),
@@ -106,8 +119,8 @@ fn file_cvs<'py>(
             "{what}: end ({end}) is before start ({start})"
         )));
     }
-    let file = dup(fd)?;
-    let size = file.metadata()?.len();
+    let file = dup(fd).map_err(os_error)?;
+    let size = file.metadata().map_err(os_error)?.len();
     if size < end {
         return Err(shrank());
     }
@@ -136,11 +149,11 @@ fn file_cvs<'py>(
     })?;
     match fault {
         Some(Fault::Hash(e)) => Err(value_error(what, e, context())),
-        Some(Fault::Io(e)) => Err(e.into()),
+        Some(Fault::Io(e)) => Err(os_error(e)),
         Some(Fault::Shrank) => Err(shrank()),
         // A truncation inside the last window's last page faults nowhere
         // (the page's tail reads as zeros): the size tells.
-        None if file.metadata()?.len() < end => Err(shrank()),
+        None if file.metadata().map_err(os_error)?.len() < end => Err(shrank()),
         None => Ok(out),
     }
 }
