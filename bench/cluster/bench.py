@@ -2,7 +2,8 @@
 
 Scenarios, each timed in every round, rounds alternated (the machine is
 shared): big files of 256 MiB and 1 GiB (`digest`, and `keccakx-cluster
---scheduler` on the largest, vs `keccakx sum`), many small files
+--scheduler` on the largest, vs `keccakx sum`), four objects of 256 MiB
+in one `hash_files` call (vs `keccakx sum` of the four), many small files
 (`hash_files` vs `keccakx sum FILE...`), with a LocalCluster of 1 worker
 (2 task threads) and of 2 workers (1 thread each), for KT128 and SHA3-256.
 Before the rounds, one digest of the largest file under Dask's task
@@ -50,15 +51,11 @@ def wall(f):
 
 
 def proc_cpu():
-    """CPU seconds (user + system) of the process this runs in, all threads."""
-    import psutil
+    """CPU seconds (user + system) of the process this runs in, all threads,
+    to the microsecond (run on the workers too: psutil's are 10 ms ticks,
+    a tenth of what a worker spends on 1 GiB)."""
+    import resource
 
-    t = psutil.Process(os.getpid()).cpu_times()
-    return t.user + t.system
-
-
-def self_cpu():
-    """This process's CPU seconds, to the microsecond (psutil's are ticks)."""
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
 
@@ -134,11 +131,11 @@ def chaining_rates(mib: int = 64):
 def reading_costs(path, size):
     """CPU seconds per GiB (this process, all threads) of getting a cached
     file's whole leaves to the engine and computing their KT128 CVs, 64 MiB
-    ranges in 8 MiB units: `os.preadv` into one reused buffer (what the
-    workers do), a memory map of each range populated at once (MAP_POPULATE),
-    and the CVs of bytes already in memory (the hashing alone)."""
-    import mmap
-
+    ranges: `os.preadv` into one reused 8 MiB buffer (what the workers did
+    before), the native reader the workers use now
+    (`hazmat.kt_chaining_values_file`: 16 MiB windows mapped with
+    MAP_POPULATE, hashed in place), and the CVs of bytes already in memory
+    (the hashing alone)."""
     part, unit = 64 << 20, 8 << 20
     end = (size // 8192) * 8192
     ranges = [(a, min(a + part, end)) for a in range(8192, end, part)]
@@ -153,14 +150,9 @@ def reading_costs(path, size):
                 os.preadv(fd, [mv[:k]], pos)
                 hazmat.kt_chaining_values(mv[:k], pos // 8192, "kt128")
 
-    def by_mmap(fd):
+    def native(fd):
         for a, b in ranges:
-            m = mmap.mmap(fd, b - a, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE, prot=mmap.PROT_READ, offset=a)
-            mv = memoryview(m)
-            for pos in range(0, b - a, unit):
-                hazmat.kt_chaining_values(mv[pos:pos + unit], (a + pos) // 8192, "kt128")
-            mv.release()
-            m.close()
+            hazmat.kt_chaining_values_file(fd, a, b, "kt128")
 
     def in_memory(fd):
         for a, b in ranges:
@@ -170,13 +162,13 @@ def reading_costs(path, size):
     out = {}
     fd = os.open(path, os.O_RDONLY)
     try:
-        for name, f in (("preadv into a reused buffer", by_preadv), ("mmap + MAP_POPULATE", by_mmap),
+        for name, f in (("preadv into a reused buffer", by_preadv), ("native reader (mapped, populated)", native),
                         ("bytes already in memory", in_memory)):
             v = []
             for _ in range(3):
-                c = self_cpu()
+                c = proc_cpu()
                 f(fd)
-                v.append((self_cpu() - c) / (size / (1 << 30)))
+                v.append((proc_cpu() - c) / (size / (1 << 30)))
             out[name] = statistics.median(v)
     finally:
         os.close(fd)
@@ -223,6 +215,8 @@ def main():
     ap.add_argument("--sizes", default="256M,1G", help="sizes of the big files (K/M/G)")
     ap.add_argument("--files", type=int, default=256, help="number of small files")
     ap.add_argument("--file-size", type=int, default=1 << 20)
+    ap.add_argument("--stream", default="4x256M",
+                    help="COUNTxSIZE: objects hashed by one hash_files call (the per-call latency spread over them)")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     from distributed import Client
@@ -235,6 +229,15 @@ def main():
         p = tmp / f"big-{n >> 20}M.bin"
         write_random(p, n)
         bigs.append((p, n))
+    count, _, each = a.stream.partition("x")
+    each = int(each[:-1]) * units[each[-1]] if each[-1] in units else int(each)
+    stream = []
+    for i in range(int(count)):
+        p = tmp / f"stream-{i}.bin"
+        write_random(p, each)
+        stream.append(p)
+    streamed = int(count) * each
+    stream_label = f"{count} x {each >> 20} MiB"
     files = []
     for i in range(a.files):
         p = tmp / f"f{i:04d}.bin"
@@ -250,6 +253,7 @@ def main():
         clusters[label] = (cl, c)
     want_big = {p: cli(a.keccakx, "kt128", [p])[0] for p, _ in bigs}
     want_many = {alg: cli(a.keccakx, alg, files) for alg in ("kt128", "sha3-256")}
+    want_stream = cli(a.keccakx, "kt128", stream)
     rows = {}
     cpu_rows = {}
     loads = []
@@ -299,6 +303,15 @@ def main():
                         t, d = wall(lambda: cluster_cli(cl.scheduler_address, path))
                         assert d == want_big[path]
                         record(f"{mib} MiB KT128: keccakx-cluster --scheduler, {label}", t, n)
+            t, d, u = sum_timed("kt128", stream)
+            assert d == want_stream
+            record(f"{stream_label} KT128: keccakx sum", t, streamed, u)
+            for label in order:
+                c = clusters[label][1]
+                t, res, u = dask_timed(c, lambda: kd.hash_files([str(p) for p in stream], "kt128", client=c,
+                                                               progress=False))
+                assert [x.digest for x in res] == want_stream
+                record(f"{stream_label} KT128: hash_files, {label}", t, streamed, u)
             for alg in ("kt128", "sha3-256"):
                 t, d, u = sum_timed(alg, files)
                 assert d == want_many[alg]
@@ -356,7 +369,7 @@ def main():
         "commit": commit + ("-dirty" if dirty.strip() else ""),
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
                     "engine": keccakx.engine(), "loadavg_per_round": loads},
-        "config": {"big_file_bytes": sizes, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
+        "config": {"big_file_bytes": sizes, "stream": a.stream, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
                    "part_size": "default: 64 MiB, up to 256 MiB for objects giving every worker thread 4 parts",
                    "clusters": {"1 worker": "LocalCluster(n_workers=1, threads_per_worker=2)",
                                 "2 workers": "LocalCluster(n_workers=2, threads_per_worker=1)"}},
@@ -385,7 +398,7 @@ def main():
         for how, v in d.items():
             print(f"reading + CVs, file {k}, {how:30s} {v:6.3f} CPU-s/GiB")
     print(json.dumps(profiles, indent=1))
-    for p in [*(p for p, _ in bigs), *files]:
+    for p in [*(p for p, _ in bigs), *stream, *files]:
         p.unlink()
     tmp.rmdir()
 
