@@ -128,14 +128,15 @@ def chaining_rates(mib: int = 64):
     return out
 
 
-def reading_costs(path, size):
+def reading_costs(path, size, keccakx_bin):
     """CPU seconds per GiB (this process, all threads) of getting a cached
     file's whole leaves to the engine and computing their KT128 CVs, 64 MiB
     ranges: `os.preadv` into one reused 8 MiB buffer (what the workers did
     before), the native reader the workers use now
     (`hazmat.kt_chaining_values_file`: 16 MiB windows mapped with
-    MAP_POPULATE, hashed in place), and the CVs of bytes already in memory
-    (the hashing alone)."""
+    MAP_POPULATE, hashed in place), the CVs of bytes already in memory
+    (the hashing alone); and `keccakx sum` of the whole file (its process),
+    which reads as the native reader does."""
     part, unit = 64 << 20, 8 << 20
     end = (size // 8192) * 8192
     ranges = [(a, min(a + part, end)) for a in range(8192, end, part)]
@@ -170,6 +171,12 @@ def reading_costs(path, size):
                 f(fd)
                 v.append((proc_cpu() - c) / (size / (1 << 30)))
             out[name] = statistics.median(v)
+        v = []
+        for _ in range(3):
+            c = children_cpu()
+            cli(keccakx_bin, "kt128", [path])
+            v.append((children_cpu() - c) / (size / (1 << 30)))
+        out["keccakx sum (its process)"] = statistics.median(v)
     finally:
         os.close(fd)
     return out
@@ -340,8 +347,8 @@ def main():
             if not b:
                 break
             dst.write(b)
-    reads = {"written 8 MiB at a time": reading_costs(big, big_n),
-             "written 4 KiB at a time": reading_costs(small_pages, big_n)}
+    reads = {"written 8 MiB at a time": reading_costs(big, big_n, a.keccakx),
+             "written 4 KiB at a time": reading_costs(small_pages, big_n, a.keccakx)}
     small_pages.unlink()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout
