@@ -3,7 +3,8 @@
 Scenarios, each timed in every round, rounds alternated (the machine is
 shared): big files of 256 MiB and 1 GiB (`digest`, and `keccakx-cluster
 --scheduler` on the largest, vs `keccakx sum`), four objects of 256 MiB
-in one `hash_files` call (vs `keccakx sum` of the four), many small files
+and sixteen of 16 MiB (each set in one `hash_files` call, vs `keccakx sum`
+of the set), many small files
 (`hash_files` vs `keccakx sum FILE...`), with a LocalCluster of 1 worker
 (2 task threads) and of 2 workers (1 thread each), for KT128 and SHA3-256.
 Before the rounds, one digest of the largest file under Dask's task
@@ -222,8 +223,9 @@ def main():
     ap.add_argument("--sizes", default="256M,1G", help="sizes of the big files (K/M/G)")
     ap.add_argument("--files", type=int, default=256, help="number of small files")
     ap.add_argument("--file-size", type=int, default=1 << 20)
-    ap.add_argument("--stream", default="4x256M",
-                    help="COUNTxSIZE: objects hashed by one hash_files call (the per-call latency spread over them)")
+    ap.add_argument("--stream", default="4x256M,16x16M",
+                    help="COUNTxSIZE,...: each a set of objects hashed by one hash_files call (the per-call "
+                         "latency spread over them; objects up to the part size are hashed whole by one task)")
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
     from distributed import Client
@@ -236,15 +238,16 @@ def main():
         p = tmp / f"big-{n >> 20}M.bin"
         write_random(p, n)
         bigs.append((p, n))
-    count, _, each = a.stream.partition("x")
-    each = int(each[:-1]) * units[each[-1]] if each[-1] in units else int(each)
-    stream = []
-    for i in range(int(count)):
-        p = tmp / f"stream-{i}.bin"
-        write_random(p, each)
-        stream.append(p)
-    streamed = int(count) * each
-    stream_label = f"{count} x {each >> 20} MiB"
+    streams = []  # (label, paths, total bytes)
+    for spec in a.stream.split(","):
+        count, _, each = spec.partition("x")
+        each = int(each[:-1]) * units[each[-1]] if each[-1] in units else int(each)
+        paths = []
+        for i in range(int(count)):
+            p = tmp / f"stream-{each >> 20}M-{i}.bin"
+            write_random(p, each)
+            paths.append(p)
+        streams.append((f"{count} x {each >> 20} MiB", paths, int(count) * each))
     files = []
     for i in range(a.files):
         p = tmp / f"f{i:04d}.bin"
@@ -260,7 +263,7 @@ def main():
         clusters[label] = (cl, c)
     want_big = {p: cli(a.keccakx, "kt128", [p])[0] for p, _ in bigs}
     want_many = {alg: cli(a.keccakx, alg, files) for alg in ("kt128", "sha3-256")}
-    want_stream = cli(a.keccakx, "kt128", stream)
+    want_stream = {label: cli(a.keccakx, "kt128", paths) for label, paths, _ in streams}
     rows = {}
     cpu_rows = {}
     loads = []
@@ -310,15 +313,16 @@ def main():
                         t, d = wall(lambda: cluster_cli(cl.scheduler_address, path))
                         assert d == want_big[path]
                         record(f"{mib} MiB KT128: keccakx-cluster --scheduler, {label}", t, n)
-            t, d, u = sum_timed("kt128", stream)
-            assert d == want_stream
-            record(f"{stream_label} KT128: keccakx sum", t, streamed, u)
-            for label in order:
-                c = clusters[label][1]
-                t, res, u = dask_timed(c, lambda: kd.hash_files([str(p) for p in stream], "kt128", client=c,
-                                                               progress=False))
-                assert [x.digest for x in res] == want_stream
-                record(f"{stream_label} KT128: hash_files, {label}", t, streamed, u)
+            for stream_label, stream, streamed in streams:
+                t, d, u = sum_timed("kt128", stream)
+                assert d == want_stream[stream_label]
+                record(f"{stream_label} KT128: keccakx sum", t, streamed, u)
+                for label in order:
+                    c = clusters[label][1]
+                    t, res, u = dask_timed(c, lambda: kd.hash_files([str(p) for p in stream], "kt128", client=c,
+                                                                   progress=False))
+                    assert [x.digest for x in res] == want_stream[stream_label]
+                    record(f"{stream_label} KT128: hash_files, {label}", t, streamed, u)
             for alg in ("kt128", "sha3-256"):
                 t, d, u = sum_timed(alg, files)
                 assert d == want_many[alg]
@@ -405,7 +409,7 @@ def main():
         for how, v in d.items():
             print(f"reading + CVs, file {k}, {how:30s} {v:6.3f} CPU-s/GiB")
     print(json.dumps(profiles, indent=1))
-    for p in [*(p for p, _ in bigs), *stream, *files]:
+    for p in [*(p for p, _ in bigs), *(p for _, ps, _ in streams for p in ps), *files]:
         p.unlink()
     tmp.rmdir()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
+import random
 import threading
 import time
 
@@ -126,6 +127,28 @@ def test_object_changing_size_while_read(tmp_path):
     os.utime(f, ns=(t.stamp[2] + 10**9, t.stamp[2] + 10**9))
     with pytest.raises(OSError, match="file changed while being read"):
         _tasks.whole(t, spec)
+
+
+@pytest.mark.parametrize("algorithm", ["kt128", "kt256"])
+def test_whole_kt_objects_read_natively_from_their_threshold(tmp_path, algorithm):
+    """Local KT objects hashed whole by one task: read below NATIVE_MIN,
+    their leaves from the mapped file from it on; the digest of the bytes
+    either way, and a file that grew after it was listed is refused."""
+    from keccakx import _tasks
+
+    rng = random.Random(3)
+    for n in (_tasks.NATIVE_MIN - 1, _tasks.NATIVE_MIN, _tasks.NATIVE_MIN + CHUNK + 5):
+        data = rng.randbytes(n)
+        f = tmp_path / f"o{n}"
+        f.write_bytes(data)
+        spec = kd._spec(algorithm, 40, {"custom": b"ctx"})
+        want = keccakx.new(algorithm, data, custom=b"ctx").digest(40)
+        assert _tasks.whole(kd._target(str(f), {}), spec) == want, n
+    t = kd._target(str(f), {})
+    with open(f, "ab") as g:
+        g.write(b"more")
+    with pytest.raises(OSError, match="file changed"):
+        _tasks.whole(dataclasses.replace(t, stamp=kd._target(str(f), {}).stamp, size=t.size), spec)
 
 
 def test_split_object_growing_while_hashed(cluster, tmp_path, rng):

@@ -230,8 +230,28 @@ def _unit(multiple: int) -> int:
 # ---------------------------------------------------------------- task functions
 
 
+#: Local KT objects at least this large hashed whole have their leaves'
+#: chaining values computed by the native reader (mapped); smaller ones are
+#: read: one read of a few MiB costs less than mapping and unmapping it
+#: (as `keccakx sum` decides).
+NATIVE_MIN = 4 << 20
+
+
 def whole(t: Target, spec) -> bytes:
-    """Digest of a whole object, streamed through the thread's buffer."""
+    """Digest of a whole object, streamed through the thread's buffer (or,
+    for a local KT/ParallelHash object, its chaining values computed from
+    the file by the native reader)."""
+    if spec.kind == "kt" and t.local and t.size >= NATIVE_MIN:
+        plan = hazmat.kt_plan(t.size)
+        node = hazmat.KtFinalNode(t.size, custom=spec.custom, algorithm=spec.name)
+        with _Reader(t) as r:
+            node.absorb_head(r.read(0, plan.head_len))
+            a, b = plan.leaves.start * hazmat.CHUNK_LEN, plan.leaves.stop * hazmat.CHUNK_LEN
+            node.update(r.native(lambda fd: hazmat.kt_chaining_values_file(fd, a, b, spec.name)))
+            tail = r.read(plan.tail_offset, t.size)
+            if r.src.read_at(_buffer(1), t.size) != 0:
+                raise changed(t.name)  # it grew
+        return node.finalize(tail, spec.out_len)
     if spec.kind == "ph":
         node = hazmat.ParallelHashFinalNode(t.size, block_size=spec.block_size, custom=spec.custom,
                                             algorithm=spec.name)
