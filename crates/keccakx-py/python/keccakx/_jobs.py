@@ -172,13 +172,15 @@ def window(client) -> tuple:
     return max(64, WINDOW_PER_THREAD * threads), threads
 
 
-def sized_part(job: Job, threads: int) -> int:
+def sized_part(job: Job, threads: int, batch_bytes: int = 0) -> int:
     """The default part size for ``job`` on a cluster of ``threads`` worker
     threads: DEFAULT_PART_SIZE, or larger (up to MAX_AUTO_PART_SIZE) where
-    the object still gives every thread PARTS_PER_THREAD parts; a multiple
-    of the function's unit. It never changes the digest."""
+    the object, or the batch of ``batch_bytes`` listed with it, still gives
+    every thread PARTS_PER_THREAD parts (many large objects keep the
+    threads busy with fewer, larger parts each); a multiple of the
+    function's unit. It never changes the digest."""
     unit = job.spec.block_size if job.spec.kind == "ph" else hazmat.CHUNK_LEN
-    want = -(-job.size // max(1, PARTS_PER_THREAD * threads))
+    want = -(-max(job.size, batch_bytes) // max(1, PARTS_PER_THREAD * threads))
     part = min(MAX_AUTO_PART_SIZE, max(DEFAULT_PART_SIZE, want))
     return -(-part // unit) * unit
 
@@ -299,9 +301,10 @@ def run(c, job_batches, so: dict, bar=None):
                 continue
             order.extend(jobs)
             live = [j for j in jobs if j.error is None]
+            batch_bytes = sum(j.size for j in live)
             for j in live:
                 if j.auto_part:
-                    j.part_size = sized_part(j, threads)
+                    j.part_size = sized_part(j, threads, batch_bytes)
             if bar is not None:
                 bar.grow(sum(j.size for j in live))
             yield live
