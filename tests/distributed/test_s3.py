@@ -133,7 +133,7 @@ def test_large_tree_objects_are_split(cluster, s3, objects, monkeypatch):
                   storage_options=s3.storage_options, progress=False)
     whole_leaves = len(data) // CHUNK - 1
     runs = -(-whole_leaves * CHUNK // part)
-    assert submitted == [(len(data), "ends")] + [(len(data), "run")] * runs + [(0, "group")]
+    assert submitted == [(len(data), "first")] + [(len(data), "run")] * (runs - 1) + [(0, "group")]
 
 
 def test_missing_and_forbidden_objects_keep_the_others(cluster, s3, objects, keccakx_bin):

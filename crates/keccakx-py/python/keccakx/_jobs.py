@@ -264,10 +264,12 @@ def take(job: Job, slot, value, so: dict) -> None:
     """Feed one task's result to its job's final node; finish the job after
     its last task, checking that the object is still the one listed."""
     spec = job.spec
-    if slot.kind == "ends":
-        head, job.tail = value
+    if slot.kind in ("ends", "first"):
+        head, job.tail, cvs = value if slot.kind == "first" else (*value, b"")
         job.node = hazmat.KtFinalNode(job.size, custom=spec.custom, algorithm=spec.name)
         job.node.absorb_head(head)
+        if cvs:
+            job.node.update(cvs)
     else:
         if job.node is None:
             job.node = hazmat.ParallelHashFinalNode(

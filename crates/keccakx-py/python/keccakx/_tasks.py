@@ -284,15 +284,28 @@ def kt_ends(t: Target, head_len: int, tail_offset: int):
         return r.read(0, head_len), r.read(tail_offset, t.size)
 
 
+def _kt_cvs(r: _Reader, name: str, start: int, end: int) -> bytes:
+    t = r.t
+    if t.local:
+        return r.native(lambda fd: hazmat.kt_chaining_values_file(fd, start, end, name))
+    out = []
+    for pos, view in r.units(start, end, READ_UNIT):
+        out.append(hazmat.kt_chaining_values(view, pos // hazmat.CHUNK_LEN, name))
+    return b"".join(out)
+
+
 def kt_run(t: Target, name: str, start: int, end: int) -> bytes:
     """Chaining values of KT leaves M[start:end] (whole chunks)."""
-    out = []
     with _Reader(t) as r:
-        if t.local:
-            return r.native(lambda fd: hazmat.kt_chaining_values_file(fd, start, end, name))
-        for pos, view in r.units(start, end, READ_UNIT):
-            out.append(hazmat.kt_chaining_values(view, pos // hazmat.CHUNK_LEN, name))
-    return b"".join(out)
+        return _kt_cvs(r, name, start, end)
+
+
+def kt_first_run(t: Target, name: str, head_len: int, tail_offset: int, start: int, end: int):
+    """KT's head and tail (as :func:`kt_ends`) and the chaining values of
+    its first run of leaves M[start:end], in one task: one task fewer per
+    object (each costs the worker, scheduler and client ~1 ms of CPU)."""
+    with _Reader(t) as r:
+        return r.read(0, head_len), r.read(tail_offset, t.size), _kt_cvs(r, name, start, end)
 
 
 def ph_run(t: Target, name: str, block_size: int, start: int, end: int) -> bytes:

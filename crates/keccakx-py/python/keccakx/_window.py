@@ -39,7 +39,7 @@ class Slot:
     args: tuple
     key: str
     jobs: list
-    kind: str  # "group", "ends" or "run"
+    kind: str  # "group", "ends" (KT's head and tail), "first" (ends + the first run) or "run"
     nbytes: int
     last: bool = False  # a split job's last task
     future: Any = field(default=None, repr=False)
@@ -91,12 +91,19 @@ def _batch_slots(jobs: list, token: str, group_bytes: int):
             start = plan.leaves.start * hazmat.CHUNK_LEN
             stop = plan.leaves.stop * hazmat.CHUNK_LEN
             runs = range(start, stop, part)
-            yield Slot(_tasks.kt_ends, (t, plan.head_len, plan.tail_offset), f"keccakx-ends-{key}", [job], "ends",
-                       plan.head_len + t.size - plan.tail_offset, last=not runs)
+            ends = plan.head_len + t.size - plan.tail_offset
+            if not runs:
+                yield Slot(_tasks.kt_ends, (t, plan.head_len, plan.tail_offset), f"keccakx-ends-{key}", [job], "ends",
+                           ends, last=True)
             for i, a in enumerate(runs):
                 b = min(a + part, stop)
-                yield Slot(_tasks.kt_run, (t, spec.name, a, b), f"keccakx-cvs-{key}-{i:010d}", [job], "run", b - a,
-                           last=i == len(runs) - 1)
+                last = i == len(runs) - 1
+                if i == 0:
+                    yield Slot(_tasks.kt_first_run, (t, spec.name, plan.head_len, plan.tail_offset, a, b),
+                               f"keccakx-cvs-{key}-{i:010d}", [job], "first", ends + b - a, last=last)
+                else:
+                    yield Slot(_tasks.kt_run, (t, spec.name, a, b), f"keccakx-cvs-{key}-{i:010d}", [job], "run", b - a,
+                               last=last)
         else:
             runs = range(0, t.size, part)
             for i, a in enumerate(runs):
