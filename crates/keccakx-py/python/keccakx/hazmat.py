@@ -141,8 +141,8 @@ def parallelhash_chaining_values(
 
 
 def kt_chaining_values_file(fd: int, start: int, end: int, algorithm: str = "kt128") -> bytes:
-    """:func:`kt_chaining_values` of bytes ``start:end`` of the open file
-    ``fd``, read by the native library: mapped 16 MiB at a time with the
+    """:func:`kt_chaining_values` of bytes ``start:end`` of the regular file
+    open as descriptor ``fd``, read by the native library: mapped 16 MiB at a time with the
     pages faulted in by the map (cheaper than copying them into a Python
     buffer), hashed in place with the GIL released, on all cores. ``start``
     is on a chunk boundary (at least 8192: chunk 0 is S_0) and ``end -
