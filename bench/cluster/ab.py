@@ -9,10 +9,13 @@ per GiB; medians of the rounds. Experiments:
   object (before);
 * ``ends``: one 256 MiB object (``digest``), KT's head and tail read by
   the first range task (now) or by a task of their own (before: each
-  first task split back into the two).
+  first task split back into the two);
+* ``minpart``: one 256 MiB object (``digest``), the smallest default part
+  128 MiB (now: two tasks) or 64 MiB (before: four tasks).
 
     .venv/bin/python bench/cluster/ab.py parts --out bench/results/cluster-batch-parts-DATE.json
     .venv/bin/python bench/cluster/ab.py ends --out bench/results/cluster-first-task-DATE.json
+    .venv/bin/python bench/cluster/ab.py minpart --out bench/results/cluster-min-part-DATE.json
 """
 
 import argparse
@@ -37,7 +40,7 @@ def cpu():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("experiment", choices=["parts", "ends"])
+    ap.add_argument("experiment", choices=["parts", "ends", "minpart"])
     ap.add_argument("--out", required=True)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--reps", type=int, default=3, help="hash_files calls per round and variant")
@@ -70,11 +73,16 @@ def main():
                                "ends", s.nbytes - (end - start))
             yield _window.Slot(_tasks.kt_run, (t, name, start, end), s.key, s.jobs, "run", end - start, last=s.last)
 
+    now_min = _jobs.DEFAULT_PART_SIZE
     if a.experiment == "parts":
-        variants = {"per batch (now)": (per_batch, first_task), "per object (before)": (per_object, first_task)}
+        variants = {"per batch (now)": (per_batch, first_task, now_min),
+                    "per object (before)": (per_object, first_task, now_min)}
+    elif a.experiment == "ends":
+        variants = {"head and tail in the first task (now)": (per_batch, first_task, now_min),
+                    "a task of their own (before)": (per_batch, own_ends_task, now_min)}
     else:
-        variants = {"head and tail in the first task (now)": (per_batch, first_task),
-                    "a task of their own (before)": (per_batch, own_ends_task)}
+        variants = {f"smallest part {now_min >> 20} MiB (now)": (per_batch, first_task, now_min),
+                    "smallest part 64 MiB (before)": (per_batch, first_task, 64 << 20)}
 
     def call(c):
         if a.experiment == "parts":
@@ -90,7 +98,7 @@ def main():
             for r in range(a.rounds):
                 order = list(variants) if r % 2 == 0 else list(reversed(variants))
                 for name in order:
-                    _jobs.sized_part, _window.slots = variants[name]
+                    _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE = variants[name]
                     w0, m0, t = sum(c.run(cpu).values()), cpu(), time.perf_counter()
                     for _ in range(a.reps):
                         got = call(c)
@@ -100,7 +108,7 @@ def main():
                     n = a.reps * gib
                     rows[name].append({"workers_cpu_s_per_gib": (w1 - w0) / n,
                                        "client_cpu_s_per_gib": (m1 - m0) / n, "wall_s_per_gib": t / n})
-            _jobs.sized_part, _window.slots = per_batch, first_task
+            _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE = per_batch, first_task, now_min
             out[label] = {k: {m: statistics.median(x[m] for x in v) for m in v[0]} | {"rounds": v}
                           for k, v in rows.items()}
             c.close()

@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--part-size",
         type=_size,
         metavar="BYTES",
-        help="bytes per range task for KT/ParallelHash (default 64M, up to 256M for objects that give "
+        help="bytes per range task for KT/ParallelHash (default 128M, up to 256M for objects that give "
         "every worker thread four parts anyway; a multiple of 8192 for KT, of --block-size for "
         "ParallelHash); never changes the digest",
     )

@@ -23,10 +23,13 @@ from typing import Any, Optional
 from . import _tasks, hazmat
 from . import _window as _window_mod
 
-#: Default bytes per range task (64 MiB): large enough that per-task
-#: overhead (a few ms) is well under 1% of the hashing time on one core,
-#: small enough to spread one object over many workers.
-DEFAULT_PART_SIZE = 64 << 20
+#: Default (and smallest default) bytes per range task, 128 MiB: a task
+#: costs its worker ~1 ms of CPU and the client and scheduler ~1-3 ms
+#: beside ~10-25 ms of hashing per 128 MiB on a 2-core machine, and fewer
+#: tasks per object measured cheaper per byte than 64 MiB parts
+#: (bench/NOTES.md, "Dask cluster"); small enough to spread an object of a
+#: GiB over several workers.
+DEFAULT_PART_SIZE = 128 << 20
 
 #: The default part size grows up to this for objects large enough to
 #: give every worker thread PARTS_PER_THREAD parts anyway: fewer tasks per

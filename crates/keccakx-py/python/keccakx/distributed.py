@@ -43,7 +43,7 @@ progress bar (text on standard error: bytes taken by the final nodes)
 shows when ``progress=True`` (default: on a terminal or in a notebook).
 
 Part sizes: a positive multiple of 8192 bytes for KT (its chunk) and of the
-block size B for ParallelHash; default 64 MiB (rounded up to a multiple of
+block size B for ParallelHash; default 128 MiB (rounded up to a multiple of
 B), or up to 256 MiB for an object (or, in :func:`hash_files`, a batch
 of objects listed together) large enough to give every worker thread four
 parts anyway (fewer tasks per byte). Ranges are always cut on
@@ -507,7 +507,7 @@ def digest(
     number of workers.
 
     KT128/KT256 and ParallelHash* are split into range tasks of
-    ``part_size`` bytes (default 64 MiB, up to 256 MiB for an object that
+    ``part_size`` bytes (default 128 MiB, up to 256 MiB for an object that
     gives every worker thread four parts anyway; a positive multiple of 8192
     for KT, of ``block_size`` for ParallelHash), each reading only its range;
     other functions are sequential and run as one task. ``digest_size`` is
