@@ -381,7 +381,7 @@ def main():
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
                     "engine": keccakx.engine(), "loadavg_per_round": loads},
         "config": {"big_file_bytes": sizes, "stream": a.stream, "files": a.files, "file_bytes": a.file_size, "rounds": a.rounds,
-                   "part_size": f"default: {_jobs.DEFAULT_PART_SIZE >> 20} MiB, up to 256 MiB for objects (or batches) giving every worker thread 4 parts",
+                   "part_size": f"default: {_jobs.DEFAULT_PART_SIZE >> 20} MiB, up to 256 MiB for objects giving every worker thread 4 parts (batches: 2)",
                    "clusters": {"1 worker": "LocalCluster(n_workers=1, threads_per_worker=2)",
                                 "2 workers": "LocalCluster(n_workers=2, threads_per_worker=1)"}},
         "cluster_start_s": starts,

@@ -287,13 +287,23 @@ def test_default_part_size_grows_with_the_object(tmp_path, rng, cluster, keccakx
     got = kd.digest(f, "parallelhash128", block_size=3000, client=cluster.client, progress=False)
     assert got == keccakx.parallelhash128(data, block_size=3000).digest()
     assert max(runs) % 3000 == 0 and max(runs) >= 30 * CHUNK, runs
-    # Four objects of 8 parts at the floor listed together: the batch gives
-    # every thread four parts of twice the floor, so each object is cut in 4.
+    # Objects listed together: the batch must give every thread two parts.
+    # Two objects of 8 * threads chunks: parts of 8 chunks (twice the floor),
+    # so each object is cut in `threads` runs.
     fs = []
-    for i in range(4):
-        fs.append(tmp_path / f"many-{i}.bin")
+    for i in range(2):
+        fs.append(tmp_path / f"pair-{i}.bin")
         fs[-1].write_bytes(rng.randbytes(8 * threads * CHUNK))
     runs.clear()
     res = kd.hash_files([str(p) for p in fs], "kt128", client=cluster.client, progress=False)
     assert [r.digest for r in res] == [keccakx_sum(keccakx_bin, p, "-a", "kt128") for p in fs]
-    assert max(runs) == 8 * CHUNK and len(runs) == 4 * threads, runs
+    assert max(runs) == 8 * CHUNK and len(runs) == 2 * threads, runs
+    # 2 * threads such objects: parts as large as an object, so each is
+    # hashed whole by one task (no range tasks at all).
+    fs += [tmp_path / f"more-{i}.bin" for i in range(2 * threads - 2)]
+    for p in fs[2:]:
+        p.write_bytes(rng.randbytes(8 * threads * CHUNK))
+    runs.clear()
+    res = kd.hash_files([str(p) for p in fs], "kt128", client=cluster.client, progress=False)
+    assert [r.digest for r in res] == [keccakx_sum(keccakx_bin, p, "-a", "kt128") for p in fs]
+    assert runs == [], runs

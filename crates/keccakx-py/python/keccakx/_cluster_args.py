@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_size,
         metavar="BYTES",
         help="bytes per range task for KT/ParallelHash (default 128M, up to 256M for objects that give "
-        "every worker thread four parts anyway; a multiple of 8192 for KT, of --block-size for "
+        "every worker thread four parts anyway, or batches of objects two; a multiple of 8192 for KT, of --block-size for "
         "ParallelHash); never changes the digest",
     )
     g.add_argument("--progress", dest="progress", action="store_true", default=None, help="show a progress bar (on stderr)")

@@ -37,6 +37,11 @@ DEFAULT_PART_SIZE = 128 << 20
 #: a few; bench/NOTES.md).
 MAX_AUTO_PART_SIZE = 256 << 20
 PARTS_PER_THREAD = 4
+#: Parts per worker thread a batch of objects listed together must give:
+#: fewer than for one object, because the objects themselves spread the
+#: load (four 256 MiB objects on two threads: each hashed whole by one task
+#: instead of cut in two, which halved the client's CPU; bench/NOTES.md).
+BATCH_PARTS_PER_THREAD = 2
 
 #: Tasks submitted ahead of the final nodes, per worker thread.
 WINDOW_PER_THREAD = 8
@@ -178,12 +183,14 @@ def window(client) -> tuple:
 def sized_part(job: Job, threads: int, batch_bytes: int = 0) -> int:
     """The default part size for ``job`` on a cluster of ``threads`` worker
     threads: DEFAULT_PART_SIZE, or larger (up to MAX_AUTO_PART_SIZE) where
-    the object, or the batch of ``batch_bytes`` listed with it, still gives
-    every thread PARTS_PER_THREAD parts (many large objects keep the
-    threads busy with fewer, larger parts each); a multiple of the
-    function's unit. It never changes the digest."""
+    the object still gives every thread PARTS_PER_THREAD parts, or the
+    batch of ``batch_bytes`` listed with it BATCH_PARTS_PER_THREAD parts
+    (many large objects keep the threads busy with fewer, larger parts
+    each); a multiple of the function's unit. It never changes the
+    digest."""
     unit = job.spec.block_size if job.spec.kind == "ph" else hazmat.CHUNK_LEN
-    want = -(-max(job.size, batch_bytes) // max(1, PARTS_PER_THREAD * threads))
+    threads = max(1, threads)
+    want = max(-(-job.size // (PARTS_PER_THREAD * threads)), -(-batch_bytes // (BATCH_PARTS_PER_THREAD * threads)))
     part = min(MAX_AUTO_PART_SIZE, max(DEFAULT_PART_SIZE, want))
     return -(-part // unit) * unit
 
@@ -306,7 +313,8 @@ def run(c, job_batches, so: dict, bar=None):
                 continue
             order.extend(jobs)
             live = [j for j in jobs if j.error is None]
-            batch_bytes = sum(j.size for j in live)
+            # One object alone is sized by its own rule (four parts a thread).
+            batch_bytes = sum(j.size for j in live) if len(live) > 1 else 0
             for j in live:
                 if j.auto_part:
                     j.part_size = sized_part(j, threads, batch_bytes)

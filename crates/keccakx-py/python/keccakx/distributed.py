@@ -44,9 +44,10 @@ shows when ``progress=True`` (default: on a terminal or in a notebook).
 
 Part sizes: a positive multiple of 8192 bytes for KT (its chunk) and of the
 block size B for ParallelHash; default 128 MiB (rounded up to a multiple of
-B), or up to 256 MiB for an object (or, in :func:`hash_files`, a batch
-of objects listed together) large enough to give every worker thread four
-parts anyway (fewer tasks per byte). Ranges are always cut on
+B), or up to 256 MiB for an object large enough to give every worker
+thread four parts anyway, or (in :func:`hash_files`) a batch of objects
+listed together large enough to give every thread two (fewer tasks per
+byte). Ranges are always cut on
 those boundaries, so the part size never changes the digest.
 
 ``memory://`` objects live in the process that wrote them: they can be
@@ -471,7 +472,7 @@ def hash_files(
     glob, sorted). Small objects are hashed many to a task;
     KT/ParallelHash objects larger than ``part_size`` are split into range
     tasks as in :func:`digest` (the default part size grows up to 256 MiB
-    where the objects listed together give every worker thread four parts
+    where the objects listed together give every worker thread two parts
     anyway). An object that cannot be read
     gets its ``error`` (an ``OSError`` naming it, e.g.
     ``FileNotFoundError``) and the others complete. ``algorithm``,
