@@ -19,6 +19,12 @@ use crate::fips202::Sha3_256;
 use crate::sponge::{RawSponge, XofReader};
 
 const CHECKSUM: usize = 16;
+/// The longest output length a blob may carry (16 MiB): `finalize()`
+/// allocates that many bytes at once, so a blob from outside must not be
+/// able to ask for more than any front end's digest (the CLI's
+/// `--length` stops at 1 MiB). Longer output is read through a reader
+/// (`Squeezer`), whose position a blob does carry.
+const MAX_OUT_LEN: u64 = 1 << 24;
 /// The phase byte of a KT / ParallelHash state being absorbed (0: a
 /// sponge absorbing, 1: any function being read).
 const PHASE_TREE: u8 = 2;
@@ -263,6 +269,11 @@ fn encode(
     tuple: Option<(u64, u64)>,
     tree: Option<&tree::TreeState>,
 ) -> Result<Vec<u8>, StateError> {
+    if h.out_len as u64 > MAX_OUT_LEN {
+        return Err(StateError::Unsupported(
+            "an output length over 16 MiB has no portable state (finish it, or read it through a reader)",
+        ));
+    }
     let mut v = Vec::with_capacity(320);
     v.extend_from_slice(&STATE_MAGIC);
     v.push(STATE_VERSION);
@@ -295,6 +306,9 @@ fn hasher_for(id: &[u8]) -> Result<Hasher, StateError> {
     let mut r = Reader(id);
     let name = core::str::from_utf8(r.bytes()?).map_err(|_| bad.clone())?;
     let out_len = r.u64()?;
+    if out_len > MAX_OUT_LEN {
+        return Err(StateError::Corrupted("output length over 16 MiB"));
+    }
     let mut p = Params {
         length: Some(usize::try_from(out_len).map_err(|_| bad.clone())?),
         customization: r.bytes()?.to_vec(),

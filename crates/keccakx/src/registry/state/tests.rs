@@ -388,6 +388,44 @@ fn resum(mut blob: Vec<u8>) -> Vec<u8> {
     blob
 }
 
+/// A blob asks for no more output than 16 MiB: `finalize()` allocates it
+/// at once, and a blob from outside must not make that abort the process.
+#[test]
+fn output_lengths_over_16_mib_are_refused() {
+    let max = 1usize << 24;
+    let with_len = |n: usize| {
+        let p = Params {
+            length: Some(n),
+            ..Params::default()
+        };
+        let mut h = Hasher::new("shake128", &p).unwrap();
+        h.update(b"abc");
+        h
+    };
+    let blob = with_len(max).export_state().unwrap();
+    assert!(matches!(
+        with_len(max + 1).export_state(),
+        Err(StateError::Unsupported(_))
+    ));
+    // The same blob claiming a longer output, its checksum made valid.
+    let at = blob
+        .windows(8)
+        .position(|w| w == (max as u64).to_le_bytes())
+        .unwrap();
+    for claim in [max as u64 + 1, 1 << 40, u64::MAX] {
+        let mut t = blob.clone();
+        t[at..at + 8].copy_from_slice(&claim.to_le_bytes());
+        assert!(
+            matches!(import_state(&resum(t)), Err(StateError::Corrupted(_))),
+            "{claim}"
+        );
+    }
+    match import_state(&blob) {
+        Ok(Imported::Absorbing(h)) => assert_eq!(h.output_len(), max),
+        _ => panic!("a 16 MiB output length imports"),
+    }
+}
+
 #[test]
 fn wrong_kt_and_parallelhash_blobs_are_refused() {
     let kt = |c: &[u8]| Params {
