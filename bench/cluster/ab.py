@@ -11,11 +11,16 @@ per GiB; medians of the rounds. Experiments:
   the first range task (now) or by a task of their own (before: each
   first task split back into the two);
 * ``minpart``: one 256 MiB object (``digest``), the smallest default part
-  128 MiB (now: two tasks) or 64 MiB (before: four tasks).
+  128 MiB (now: two tasks) or 64 MiB (before: four tasks);
+* ``groups``: sixteen 16 MiB objects (``hash_files``), small objects
+  grouped into four tasks per worker thread (now) or into as many tasks as
+  the submission window holds (before: 64 on this machine, one object
+  per task here).
 
     .venv/bin/python bench/cluster/ab.py parts --out bench/results/cluster-batch-parts-DATE.json
     .venv/bin/python bench/cluster/ab.py ends --out bench/results/cluster-first-task-DATE.json
     .venv/bin/python bench/cluster/ab.py minpart --out bench/results/cluster-min-part-DATE.json
+    .venv/bin/python bench/cluster/ab.py groups --out bench/results/cluster-groups-DATE.json
 """
 
 import argparse
@@ -40,7 +45,7 @@ def cpu():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("experiment", choices=["parts", "ends", "minpart"])
+    ap.add_argument("experiment", choices=["parts", "ends", "minpart", "groups"])
     ap.add_argument("--out", required=True)
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--reps", type=int, default=3, help="hash_files calls per round and variant")
@@ -49,14 +54,14 @@ def main():
 
     tmp = Path(tempfile.mkdtemp(prefix="kx-ab-"))
     files = []
-    count = 4 if a.experiment == "parts" else 1
+    count, mib = {"parts": (4, 256), "groups": (16, 16)}.get(a.experiment, (1, 256))
     for i in range(count):
         p = tmp / f"o{i}.bin"
         with open(p, "wb") as f:
-            for _ in range(32):
+            for _ in range(mib // 8):
                 f.write(os.urandom(8 << 20))
         files.append(str(p))
-    gib = count * (256 << 20) / (1 << 30)
+    gib = count * (mib << 20) / (1 << 30)
     per_batch = _jobs.sized_part
     first_task = _window.slots
 
@@ -74,18 +79,25 @@ def main():
             yield _window.Slot(_tasks.kt_run, (t, name, start, end), s.key, s.jobs, "run", end - start, last=s.last)
 
     now_min = _jobs.DEFAULT_PART_SIZE
+    now_groups = _window.group_size
+
+    def window_groups(small, threads):
+        return max(1 << 20, min(64 << 20, small // max(64, 8 * threads)))
     if a.experiment == "parts":
-        variants = {"per batch (now)": (per_batch, first_task, now_min),
-                    "per object (before)": (per_object, first_task, now_min)}
+        variants = {"per batch (now)": (per_batch, first_task, now_min, now_groups),
+                    "per object (before)": (per_object, first_task, now_min, now_groups)}
     elif a.experiment == "ends":
-        variants = {"head and tail in the first task (now)": (per_batch, first_task, now_min),
-                    "a task of their own (before)": (per_batch, own_ends_task, now_min)}
+        variants = {"head and tail in the first task (now)": (per_batch, first_task, now_min, now_groups),
+                    "a task of their own (before)": (per_batch, own_ends_task, now_min, now_groups)}
+    elif a.experiment == "minpart":
+        variants = {f"smallest part {now_min >> 20} MiB (now)": (per_batch, first_task, now_min, now_groups),
+                    "smallest part 64 MiB (before)": (per_batch, first_task, 64 << 20, now_groups)}
     else:
-        variants = {f"smallest part {now_min >> 20} MiB (now)": (per_batch, first_task, now_min),
-                    "smallest part 64 MiB (before)": (per_batch, first_task, 64 << 20)}
+        variants = {"4 groups per thread (now)": (per_batch, first_task, now_min, now_groups),
+                    "as many groups as the window (before)": (per_batch, first_task, now_min, window_groups)}
 
     def call(c):
-        if a.experiment == "parts":
+        if a.experiment in ("parts", "groups"):
             return [x.digest for x in kd.hash_files(files, "kt128", client=c, progress=False)]
         return kd.digest(files[0], "kt128", client=c, progress=False)
     out = {}
@@ -98,7 +110,7 @@ def main():
             for r in range(a.rounds):
                 order = list(variants) if r % 2 == 0 else list(reversed(variants))
                 for name in order:
-                    _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE = variants[name]
+                    _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE, _window.group_size = variants[name]
                     w0, m0, t = sum(c.run(cpu).values()), cpu(), time.perf_counter()
                     for _ in range(a.reps):
                         got = call(c)
@@ -108,7 +120,8 @@ def main():
                     n = a.reps * gib
                     rows[name].append({"workers_cpu_s_per_gib": (w1 - w0) / n,
                                        "client_cpu_s_per_gib": (m1 - m0) / n, "wall_s_per_gib": t / n})
-            _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE = per_batch, first_task, now_min
+            _jobs.sized_part, _window.slots, _jobs.DEFAULT_PART_SIZE, _window.group_size = (
+                per_batch, first_task, now_min, now_groups)
             out[label] = {k: {m: statistics.median(x[m] for x in v) for m in v[0]} | {"rounds": v}
                           for k, v in rows.items()}
             c.close()
@@ -120,7 +133,8 @@ def main():
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     result = {"benchmark": f"cluster-ab-{a.experiment}", "commit": commit, "cores": os.cpu_count(),
               "loadavg": open("/proc/loadavg").read().split()[:3],
-              "objects": f"{count} x 256 MiB, KT128, " + ("hash_files" if a.experiment == "parts" else "digest"),
+              "objects": f"{count} x {mib} MiB, KT128, "
+                         + ("hash_files" if a.experiment in ("parts", "groups") else "digest"),
               "results": out}
     Path(a.out).write_text(json.dumps(result, indent=2) + "\n")
     for label, d in out.items():

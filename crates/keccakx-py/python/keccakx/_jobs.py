@@ -323,7 +323,7 @@ def run(c, job_batches, so: dict, bar=None):
             yield live
 
     token = uuid.uuid4().hex[:12]
-    stream = _window_mod.Stream(c, _window_mod.slots(live_batches(), token, win), win)
+    stream = _window_mod.Stream(c, _window_mod.slots(live_batches(), token, threads), win)
     try:
         for slot, value, err in stream:
             if bar is not None:

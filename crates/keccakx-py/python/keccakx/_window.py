@@ -24,6 +24,17 @@ from . import _tasks, hazmat
 #: Small objects are hashed many to a task, up to this many per task.
 GROUP_MAX = 256
 
+#: Tasks per worker thread a batch's small objects are grouped into: a few
+#: per thread balance the load; more only add Dask's per-task cost (~1 ms
+#: of worker CPU each; bench/NOTES.md).
+GROUPS_PER_THREAD = 4
+
+
+def group_size(small: int, threads: int) -> int:
+    """Bytes of small objects per task for a batch holding ``small`` bytes
+    of them: GROUPS_PER_THREAD tasks per worker thread, 1-64 MiB each."""
+    return max(1 << 20, min(64 << 20, small // max(1, GROUPS_PER_THREAD * threads)))
+
 #: Passed along instead of a task (or job, or item) when the input would
 #: block (a checksum list on a pipe with no more lines yet): the window
 #: answers what is in flight before anything waits for more input.
@@ -45,18 +56,18 @@ class Slot:
     future: Any = field(default=None, repr=False)
 
 
-def slots(batches, token: str, window: int):
+def slots(batches, token: str, threads: int):
     """Every task of the jobs in ``batches`` (lists of jobs), in job order.
     Objects that are not split (sequential functions, or no larger than
     their part size) are grouped: at most GROUP_MAX objects and about
-    (their bytes in the batch / window) bytes, 1-64 MiB, per task, so that
-    a batch still gives every worker thread a few tasks."""
+    :func:`group_size` bytes per task, so that a batch still gives every
+    of the ``threads`` worker threads a few tasks."""
     for jobs in batches:
         if jobs is WAIT:
             yield WAIT
             continue
         small = sum(j.target.size for j in jobs if j.spec.kind not in ("kt", "ph") or j.target.size <= j.part_size)
-        group_bytes = max(1 << 20, min(64 << 20, small // max(1, window)))
+        group_bytes = group_size(small, threads)
         yield from _batch_slots(jobs, token, group_bytes)
 
 
