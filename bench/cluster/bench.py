@@ -66,8 +66,18 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
+#: This process's environment before Dask changed it: starting a
+#: LocalCluster sets MALLOC_TRIM_THRESHOLD_, OMP_NUM_THREADS ... in
+#: os.environ, which every `keccakx sum` started afterwards would inherit
+#: (MALLOC_TRIM_THRESHOLD_ made its small-file path cost 3.7x the CPU
+#: before it kept its read buffer; bench/NOTES.md). `keccakx sum` runs
+#: with the environment a user's shell gives it.
+USER_ENV = dict(os.environ)
+
+
 def cli(bin_path, algorithm, paths):
-    out = subprocess.run([bin_path, "sum", "-a", algorithm, *map(str, paths)], capture_output=True, check=True)
+    out = subprocess.run([bin_path, "sum", "-a", algorithm, *map(str, paths)], capture_output=True, check=True,
+                         env=USER_ENV)
     return [bytes.fromhex(line.split(b" ")[0].decode()) for line in out.stdout.splitlines()]
 
 
@@ -288,7 +298,7 @@ def main():
 
     def cluster_cli(address, path):
         out = subprocess.run([a.cluster_cli, "sum", "--no-progress", "--scheduler", address, "-a", "kt128", str(path)],
-                             capture_output=True, check=True)
+                             capture_output=True, check=True, env=USER_ENV)
         return bytes.fromhex(out.stdout.split(b" ")[0].decode())
 
     profiles = {}

@@ -242,6 +242,18 @@ fn count_to_end(mut file: &File) -> io::Result<u64> {
     }
 }
 
+thread_local! {
+    /// The last read buffer of the file this thread read before, kept for
+    /// the next one: a fresh buffer per file costs its page faults
+    /// whenever the allocator returns it to the kernel, which glibc does
+    /// for every buffer above 128 KiB when MALLOC_TRIM_THRESHOLD_ is set
+    /// (Dask sets it for every process it starts, and in the environment
+    /// of the process that starts them): 256 files of 1 MiB cost 3.7x the
+    /// CPU (bench/NOTES.md, "Many files under MALLOC_TRIM_THRESHOLD_").
+    /// At most one buffer (2 MiB) per thread.
+    static KEPT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Feed `file` to a new hasher (started with `len`) up to its end,
 /// reading ahead when that can pay; the hasher and the bytes fed.
 fn stream_file(
@@ -260,14 +272,18 @@ fn stream_file(
     pipeline(
         read_ahead(len, BUF_SIZE),
         |spare: Option<Vec<u8>>| {
-            let mut buf = spare.unwrap_or_default();
+            let mut buf = spare.unwrap_or_else(|| KEPT.with(|k| k.take()));
             fit(&mut buf, cap)?;
             let n = read_full(&mut file, &mut buf)?;
             if len.is_none() {
                 cap = next_capacity(cap, n);
             }
             buf.truncate(n);
-            Ok((n > 0).then_some(buf))
+            if n == 0 {
+                KEPT.with(|k| k.set(buf));
+                return Ok(None);
+            }
+            Ok(Some(buf))
         },
         |buf| {
             s.update(&buf);

@@ -773,6 +773,48 @@ fn parallel_output_is_in_argument_order() {
     }
 }
 
+/// One thread reads file after file through the read buffer it keeps
+/// from one file to the next: each file's digest is of its own bytes,
+/// whatever the size of the file read before it (larger, smaller, empty),
+/// with glibc returning large buffers to the kernel
+/// (MALLOC_TRIM_THRESHOLD_, as Dask sets it) or not.
+#[test]
+fn kept_read_buffer_gives_each_file_its_own_bytes() {
+    let dir = scratch("kept-buffer");
+    let sizes = [
+        1_500_000usize,
+        10,
+        0,
+        70_000,
+        2_000_000,
+        65_536,
+        1,
+        2_000_000,
+        3,
+    ];
+    let mut names = Vec::new();
+    let mut want = String::new();
+    for (i, &n) in sizes.iter().enumerate() {
+        let data: Vec<u8> = (0..n).map(|j| (j * 31 + i * 7 + j / 253) as u8).collect();
+        let name = format!("f{i}");
+        std::fs::write(dir.join(&name), &data).unwrap();
+        want.push_str(&format!("{}  {name}\n", hex(&Sha3_256::digest(&data))));
+        names.push(name);
+    }
+    for trim in [false, true] {
+        let mut a = vec!["sum", "-a", "sha3-256", "--threads", "1"];
+        a.extend(names.iter().map(|s| s.as_str()));
+        let mut cmd = Command::new(BIN);
+        cmd.args(&a).current_dir(&dir).env_remove("KECCAKX_ENGINE");
+        if trim {
+            cmd.env("MALLOC_TRIM_THRESHOLD_", "65536");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "trim={trim}");
+    }
+}
+
 #[test]
 fn invalid_arguments_exit_2_without_panic() {
     let dir = scratch("invalid");
