@@ -97,8 +97,8 @@ fn with_window(
     hash(&buf[..len]).map_err(Fault::Hash)
 }
 
-/// A new `bytes` of `n` chaining values' bytes for `file[start..end)`,
-/// made of units of `unit` bytes with one `cv_len`-byte value each:
+/// A new `bytes` of the chaining values of `file[start..end)`: `units`
+/// units of `unit` bytes with one `cv_len`-byte value each:
 /// `cvs(k, part, out)` computes the values of `part`, whose first unit is
 /// unit `k` of the range. `context` words a hashing error's arguments.
 #[allow(clippy::too_many_arguments)]
@@ -109,7 +109,7 @@ fn file_cvs<'py>(
     start: u64,
     end: u64,
     unit: usize,
-    n: usize,
+    units: u64,
     cv_len: usize,
     context: impl Fn() -> String,
     cvs: impl Fn(u64, &[u8], &mut [u8]) -> keccakx::Result<()> + Sync,
@@ -119,6 +119,10 @@ fn file_cvs<'py>(
             "{what}: end ({end}) is before start ({start})"
         )));
     }
+    let n = usize::try_from(units)
+        .ok()
+        .and_then(|u| u.checked_mul(cv_len))
+        .ok_or_else(|| PyValueError::new_err(format!("{what}: the range is too large")))?;
     let file = dup(fd).map_err(os_error)?;
     let size = file.metadata().map_err(os_error)?.len();
     if size < end {
@@ -170,10 +174,6 @@ pub fn _kt_chaining_values_file<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (rate, _) = tree_variant(algorithm, "kt")?;
     let cv_len = cv_len_of(rate);
-    let n = usize::try_from(end.saturating_sub(start) / KT_CHUNK_LEN as u64)
-        .ok()
-        .and_then(|u| u.checked_mul(cv_len))
-        .ok_or_else(|| PyValueError::new_err("kt_chaining_values_file: the range is too large"))?;
     let chunk_index = start / KT_CHUNK_LEN as u64;
     if !start.is_multiple_of(KT_CHUNK_LEN as u64) {
         return Err(PyValueError::new_err(format!(
@@ -187,7 +187,7 @@ pub fn _kt_chaining_values_file<'py>(
         start,
         end,
         KT_CHUNK_LEN,
-        n,
+        end.saturating_sub(start) / KT_CHUNK_LEN as u64,
         cv_len,
         || format!("bytes {start}..{end} = chunks from {chunk_index}"),
         |k, data, out| {
@@ -217,12 +217,6 @@ pub fn _parallelhash_chaining_values_file<'py>(
             "parallelhash_chaining_values_file: start ({start}) is not on a block boundary (a multiple of block_size={block_size})"
         )));
     }
-    let n = usize::try_from(end.saturating_sub(start).div_ceil(b))
-        .ok()
-        .and_then(|u| u.checked_mul(cv_len))
-        .ok_or_else(|| {
-            PyValueError::new_err("parallelhash_chaining_values_file: the range is too large")
-        })?;
     let block_index = start / b;
     file_cvs(
         py,
@@ -231,7 +225,7 @@ pub fn _parallelhash_chaining_values_file<'py>(
         start,
         end,
         block_size.max(1),
-        n,
+        end.saturating_sub(start).div_ceil(b),
         cv_len,
         || format!("block_size={block_size}: bytes {start}..{end} of a {message_len}-byte message"),
         |k, data, out| {

@@ -215,9 +215,14 @@ class _Reader:
         try:
             return read(self.src.fd)
         except OSError as e:
-            if e.errno == errno.EIO and e.strerror == "file changed size while being read":
+            if e.errno == errno.EIO and e.strerror == changed("").strerror:
                 raise changed(self.t.name) from None
             raise
+
+    def check_not_grown(self) -> None:
+        """A local object read to its listed size must end there."""
+        if self.src.read_at(_buffer(1), self.t.size) != 0:
+            raise changed(self.t.name)
 
     def read(self, start: int, end: int) -> bytes:
         return b"".join(bytes(v) for _, v in self.units(start, end, READ_UNIT))
@@ -249,8 +254,7 @@ def whole(t: Target, spec) -> bytes:
             a, b = plan.leaves.start * hazmat.CHUNK_LEN, plan.leaves.stop * hazmat.CHUNK_LEN
             node.update(r.native(lambda fd: hazmat.kt_chaining_values_file(fd, a, b, spec.name)))
             tail = r.read(plan.tail_offset, t.size)
-            if r.src.read_at(_buffer(1), t.size) != 0:
-                raise changed(t.name)  # it grew
+            r.check_not_grown()
         return node.finalize(tail, spec.out_len)
     if spec.kind == "ph":
         node = hazmat.ParallelHashFinalNode(t.size, block_size=spec.block_size, custom=spec.custom,
@@ -261,8 +265,8 @@ def whole(t: Target, spec) -> bytes:
     with _Reader(t) as r:
         for _, view in r.units(0, t.size, READ_UNIT):
             h.update(view)
-        if t.local and r.src.read_at(_buffer(1), t.size) != 0:
-            raise changed(t.name)  # it grew
+        if t.local:
+            r.check_not_grown()
     return h.digest() if spec.kind == "read" else spec.finish(h)
 
 
